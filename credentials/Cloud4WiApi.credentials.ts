@@ -1,0 +1,124 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+/** The base URL as typed, without trailing slashes, so paths can be appended. */
+export function cloud4WiBaseUrl(credentials: ICredentialDataDecryptedObject): string {
+	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	return (raw || 'https://explore.cloud4wi.com').replace(/\/+$/, '');
+}
+
+export class Cloud4WiApi implements ICredentialType {
+	name = 'cloud4WiApi';
+
+	displayName = 'Cloud4Wi API';
+
+	icon: Icon = { light: 'file:cloud4wi.svg', dark: 'file:cloud4wi.dark.svg' };
+
+	documentationUrl = 'https://github.com/cloud4wi/n8n-nodes-cloud4wi#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://explore.cloud4wi.com',
+			description: 'Address of the Cloud4Wi API. Change it only for a test or regional environment.',
+		},
+		{
+			displayName: 'Client Key',
+			name: 'clientKey',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Created in the Cloud4Wi dashboard under Manage > Developers > APIs',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Default Organization ID',
+			name: 'organizationId',
+			type: 'string',
+			default: '',
+			description:
+				'Used by every operation whose Organization ID is left empty, so users with one organization never type it',
+		},
+		{
+			// n8n stores the JWT here and logs in again when it is empty or the service refuses it.
+			displayName: 'Session Token',
+			name: 'sessionToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const response = (await this.helpers.httpRequest({
+			method: 'POST',
+			url: `${cloud4WiBaseUrl(credentials)}/v1/sts/login/services`,
+			body: { clientKey: credentials.clientKey, clientSecret: credentials.clientSecret },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
+
+		const body = (response.body ?? {}) as { token?: unknown; message?: unknown };
+		if (response.statusCode !== 200) {
+			// A fresh error without the request: the secret travels in its body and must not surface.
+			const said = typeof body.message === 'string' ? body.message : 'no reason given';
+			const hint =
+				response.statusCode === 401
+					? 'Check the client key and secret in the Cloud4Wi credential.'
+					: 'Check the base URL of the Cloud4Wi credential.';
+			throw new UserError(
+				`Cloud4Wi login failed (HTTP ${response.statusCode}): ${said}. ${hint}`,
+			);
+		}
+		const header = response.headers?.authorization ?? '';
+		const token = typeof body.token === 'string' && body.token ? body.token : header.replace(/^Bearer\s+/i, '');
+		if (!token) {
+			throw new UserError('Cloud4Wi login answered without a token. Check the base URL of the credential.');
+		}
+		return { sessionToken: token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.sessionToken}}' },
+		},
+	};
+
+	// Logging in proves the key, the secret and the base URL; n8n logs in before this request too.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/v1/sts/login/services',
+			method: 'POST',
+			body: {
+				clientKey: '={{$credentials.clientKey}}',
+				clientSecret: '={{$credentials.clientSecret}}',
+			},
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'Cloud4Wi rejected the client key or secret' },
+			},
+		],
+	};
+}

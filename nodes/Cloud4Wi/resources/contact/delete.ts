@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { contactIdField } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['delete'] } }, [contactIdField]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const contactId = input.id('contactId', 'Contact ID');
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'DELETE',
+		path: apiPath`/v1/customers/${contactId}`,
+		itemIndex: input.itemIndex,
+		notFound: `contact "${contactId}"`,
+		scopes: 'organization_write, customer_write',
+	});
+	return [{ contactId, deleted: true, status: body.status ?? null }];
+}

@@ -1,0 +1,132 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { CONTACT_SORT_FIELDS } from '../../shared/constants';
+import { byDisplayName, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
+import { fetchRecords } from '../../shared/paginate';
+import { simplifyContact } from '../../shared/simplify';
+import { apiPath } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+const toggles: Array<[string, string, string]> = [
+	['hasEmail', 'Has Email', 'Whether to return only contacts with an email address'],
+	['emailVerified', 'Email Verified', 'Whether to return only contacts with a verified email address'],
+	['hasPhone', 'Has Phone', 'Whether to return only contacts with a phone number'],
+	['phoneVerified', 'Phone Verified', 'Whether to return only contacts with a verified phone number'],
+	['mktgCommunications', 'Marketing Opt-In', 'Whether to return only contacts who accepted marketing communications'],
+	['ageVerification', 'Age Verified', 'Whether to return only contacts whose age is verified'],
+];
+const searches: Array<[string, string]> = [
+	['email', 'Email'],
+	['username', 'Username'],
+	['extId', 'External ID'],
+	['extProp1', 'External Property 1'],
+	['extProp2', 'External Property 2'],
+	['signupMethods', 'Signup Method'],
+];
+const dates: Array<[string, string]> = [
+	['createdStart', 'Created After'],
+	['createdEnd', 'Created Before'],
+	['modifiedStart', 'Modified After'],
+	['modifiedEnd', 'Modified Before'],
+];
+
+const properties: INodeProperties[] = [
+	organizationIdField,
+	...getManyFields(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: byDisplayName([
+			...toggles.map(([name, displayName, description]): INodeProperties => ({ displayName, name, type: 'boolean', default: true, description })),
+			...searches.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '', description: `Only contacts whose ${displayName.toLowerCase()} matches` })),
+			{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: '+393331234567', description: 'Only contacts with this phone number, in E.164 form' },
+			...dates.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'dateTime', default: '' })),
+			{
+				displayName: 'Segment Names or IDs',
+				name: 'segmentCids',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getSegments' },
+				default: [],
+				description: 'Only contacts in these segments. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Location Names or IDs',
+				name: 'locationCids',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getLocations' },
+				default: [],
+				description: 'Only contacts who signed up at these locations. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Custom Opt-Ins Accepted',
+				name: 'customOptIns',
+				type: 'string',
+				typeOptions: { multipleValues: true },
+				default: [],
+				placeholder: 'Newsletter',
+				description: 'Only contacts who accepted every one of these custom opt-ins (by policy name)',
+			},
+			{
+				displayName: 'Sort By',
+				name: 'sortBy',
+				type: 'options',
+				options: CONTACT_SORT_FIELDS.map((value) => ({ name: value, value })),
+				default: 'created',
+			},
+			{ displayName: 'Reverse Order', name: 'sortReverse', type: 'boolean', default: true, description: 'Whether to reverse the order (needs Sort By)' },
+		]),
+	},
+	simplifyField,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
+
+function listOf(value: unknown): string[] {
+	const values = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return values.map((v) => String(v).trim()).filter(Boolean);
+}
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const max = input.limit();
+	const filters = input.collection('filters');
+	const query: IDataObject = {};
+
+	for (const [name] of [...toggles]) if (filters[name] !== undefined) query[name] = Boolean(filters[name]);
+	for (const [name] of searches) if (filters[name]) query[name] = String(filters[name]).trim();
+	if (filters.phoneNumber) query.phoneNumber = input.phone(filters.phoneNumber, 'Filters > Phone Number');
+	for (const [name, label] of dates) if (filters[name]) query[name] = input.dateTime(filters[name], `Filters > ${label}`);
+	input.range(query.createdStart as string, query.createdEnd as string, ['Filters > Created After', 'Created Before']);
+	input.range(query.modifiedStart as string, query.modifiedEnd as string, ['Filters > Modified After', 'Modified Before']);
+	for (const name of ['segmentCids', 'locationCids']) {
+		const ids = listOf(filters[name]);
+		ids.forEach((id) => input.id(name, name === 'segmentCids' ? 'Filters > Segment' : 'Filters > Location', id));
+		if (ids.length) query[name] = ids.join(',');
+	}
+	for (const policy of listOf(filters.customOptIns)) query[`customOptin.${policy}`] = true;
+	if (filters.sortReverse !== undefined && !filters.sortBy) {
+		input.required('', 'Filters > Sort By (Reverse Order needs it)');
+	}
+	if (filters.sortBy) query.sortBy = input.oneOf(filters.sortBy, 'Filters > Sort By', CONTACT_SORT_FIELDS);
+	if (filters.sortReverse !== undefined) query.sortReverse = Boolean(filters.sortReverse);
+
+	const contacts = await fetchRecords.call(
+		this,
+		{
+			method: 'GET',
+			path: apiPath`/v2/customers/organizations/${organizationId}`,
+			query,
+			itemIndex: input.itemIndex,
+			notFound: `organization "${organizationId}"`,
+			scopes: 'organization_read, customer_read',
+		},
+		'customers',
+		{ style: 'scroll', idParam: 'sid', idField: 'sId' },
+		max,
+	);
+	return shape(contacts, input.boolean('simplify'), simplifyContact);
+}

@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { contactIdField, getManyFields } from '../../shared/descriptions';
+import type { Paging } from '../../shared/paginate';
+import { fetchRecords } from '../../shared/paginate';
+import type { ItemInput } from '../../shared/validate';
+
+/** A list that belongs to one contact (`/v2/customers/{cid}/<suffix>`): one item per record, records as sent. */
+export function contactSubList(operation: string, suffix: string, recordsKey: string, paging: Paging) {
+	const description = updateDisplayOptions({ show: { resource: ['contact'], operation: [operation] } }, [
+		contactIdField,
+		...getManyFields(),
+	]);
+	async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+		const contactId = input.id('contactId', 'Contact ID');
+		const max = input.limit();
+		return await fetchRecords.call(
+			this,
+			{
+				method: 'GET',
+				path: `/v2/customers/${encodeURIComponent(contactId)}/${suffix}`,
+				itemIndex: input.itemIndex,
+				notFound: `contact "${contactId}"`,
+				scopes: 'organization_read, customer_read',
+			},
+			recordsKey,
+			paging,
+			max,
+		);
+	}
+	return { description, execute };
+}
+

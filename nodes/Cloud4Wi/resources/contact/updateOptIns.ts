@@ -1,0 +1,94 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import { contactIdField } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+const STANDARD_OPT_INS = [
+	{ name: 'Age Verification', value: 'ageVerification' },
+	{ name: 'Custom Opt-In', value: 'custom' },
+	{ name: 'Marketing Communications', value: 'mktgCommunications' },
+	{ name: 'Privacy Policy', value: 'privacy' },
+	{ name: 'Terms of Use', value: 'termsOfUse' },
+];
+
+const properties: INodeProperties[] = [
+	contactIdField,
+	{
+		displayName: 'Opt-Ins',
+		name: 'optIns',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Opt-In',
+		default: {},
+		required: true,
+		options: [
+			{
+				displayName: 'Opt-In',
+				name: 'optIn',
+				values: [
+					{ displayName: 'Opt-In', name: 'policy', type: 'options', options: STANDARD_OPT_INS, default: 'mktgCommunications' },
+					{
+						displayName: 'Custom Opt-In Title',
+						name: 'customTitle',
+						type: 'string',
+						default: '',
+						placeholder: 'Newsletter',
+						description: 'Title of the custom opt-in, as set in the Cloud4Wi dashboard',
+						displayOptions: { show: { policy: ['custom'] } },
+					},
+					{ displayName: 'Accepted', name: 'accepted', type: 'boolean', default: true, description: 'Whether the contact accepts this opt-in' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Error If Some Not Updated',
+				name: 'failOnPartial',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to fail the item when Cloud4Wi applies only some of the opt-ins (HTTP 207)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['updateOptIns'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const contactId = input.id('contactId', 'Contact ID');
+	const rows = ((input.collection('optIns').optIn as IDataObject[] | undefined) ?? []);
+	if (rows.length === 0) input.required('', 'Opt-Ins (add at least one)');
+	const policies = rows.map((row) => ({
+		policyKey: row.policy === 'custom' ? `customs.${input.required(row.customTitle, 'Opt-Ins > Custom Opt-In Title')}` : String(row.policy),
+		accepted: Boolean(row.accepted),
+	}));
+
+	const { status, body } = await cloud4WiApiRequest.call(this, {
+		method: 'PUT',
+		path: apiPath`/v1/customers/${contactId}/policies`,
+		body: { policies },
+		itemIndex: input.itemIndex,
+		notFound: `contact "${contactId}"`,
+		scopes: 'organization_write, customer_write',
+	});
+	// 207 means some were not applied; the answer maps each applied key to its new value.
+	const notUpdated = status === 207 ? policies.filter((p) => body[p.policyKey] !== p.accepted).map((p) => p.policyKey) : [];
+	if (notUpdated.length && input.collection('options').failOnPartial === true) {
+		throw new NodeApiError(this.getNode(), body as JsonObject, {
+			message: `Cloud4Wi did not update these opt-ins: ${notUpdated.join(', ')}`,
+			description: 'The other opt-ins were updated. Check the custom opt-in titles, or turn off "Error If Some Not Updated".',
+			httpCode: '207',
+			itemIndex: input.itemIndex,
+		});
+	}
+	return [{ contactId, allUpdated: notUpdated.length === 0, notUpdated, optIns: body }];
+}

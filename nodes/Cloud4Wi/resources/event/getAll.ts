@@ -1,0 +1,46 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
+import { kindFilter } from '../../shared/events';
+import { MAX_PAGE_SIZE, pagesOf } from '../../shared/paginate';
+import { simplifyEvent } from '../../shared/simplify';
+import { apiPath } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+import { eventFilters, eventQuery } from './filters';
+
+export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['getAll'] } }, [
+	organizationIdField,
+	...getManyFields(),
+	eventFilters,
+	simplifyField,
+]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const max = input.limit() ?? Number.POSITIVE_INFINITY;
+	const { query, kinds } = eventQuery(input);
+	const filter = kindFilter(kinds);
+	// Kinds the server cannot filter are checked here, so pages are read until enough events match.
+	const pageSize = filter.query !== undefined || kinds.length === 0 ? Math.min(max, MAX_PAGE_SIZE) : MAX_PAGE_SIZE;
+	const events: IDataObject[] = [];
+	const pages = pagesOf.call(
+		this,
+		{
+			method: 'GET',
+			path: apiPath`/v1/organizations/${organizationId}/events`,
+			query: { ...query, events: filter.query },
+			itemIndex: input.itemIndex,
+			notFound: `organization "${organizationId}"`,
+			scopes: 'organization_read, events_read',
+		},
+		'events',
+		{ style: 'scroll', idParam: 'scrollId', idField: 'scrollId', open: { enableScroll: true } },
+		pageSize,
+	);
+	for await (const { records } of pages) {
+		events.push(...records.filter(filter.keep).slice(0, max - events.length));
+		if (events.length >= max) break;
+	}
+	return shape(events, input.boolean('simplify'), simplifyEvent);
+}

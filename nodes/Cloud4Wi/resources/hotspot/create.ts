@@ -1,0 +1,90 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { locationLocator, organizationIdField } from '../../shared/descriptions';
+import { cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+import { addressFields, putAddress } from './address';
+
+const properties: INodeProperties[] = [
+	organizationIdField,
+	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
+	locationLocator(true, 'The location (venue) the hotspot belongs to'),
+	{
+		displayName: 'Router Type',
+		name: 'routerType',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. meraki',
+		description: 'Router maker or platform, as Cloud4Wi names it. It decides whether MAC address, identifier or SSID are needed.',
+	},
+	{ displayName: 'Latitude', name: 'latitude', type: 'number', typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 }, default: 0, required: true },
+	{ displayName: 'Longitude', name: 'longitude', type: 'number', typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 }, default: 0, required: true },
+	{
+		displayName: 'MAC Address',
+		name: 'macAddress',
+		type: 'string',
+		default: '',
+		placeholder: 'AA:BB:CC:DD:EE:FF',
+		description: 'MAC address of the access point; most router types need it',
+	},
+	{
+		displayName: 'Use Location Address',
+		name: 'addressAsLocation',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the hotspot takes the address, city, country, ZIP code and state of its location',
+	},
+	...addressFields({ addressAsLocation: [false] }),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+			{ displayName: 'Hotspot Identifier', name: 'hotspotIdentifier', type: 'string', default: '', description: 'Identifier of the hotspot on the router platform, if the router type uses one' },
+			{ displayName: 'SSID', name: 'ssid', type: 'string', default: '', description: 'WiFi network name, if the router type uses one' },
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const locationId = input.id('locationId', 'Location');
+	const addressAsLocation = input.boolean('addressAsLocation', true);
+	const body: IDataObject = {
+		// The spec's required list spells these differently from its properties; both are sent.
+		organizationId,
+		organziationId: organizationId,
+		venueId: locationId,
+		locationId,
+		name: input.required(input.raw('name'), 'Name'),
+		routerType: input.required(input.raw('routerType'), 'Router Type'),
+		latitude: input.coordinate(input.raw('latitude'), 'Latitude', 90),
+		longitude: input.coordinate(input.raw('longitude'), 'Longitude', 180),
+		addressAsLocation,
+	};
+	const mac = input.string('macAddress');
+	if (mac) body.macAddress = input.macAddress(mac, 'MAC Address');
+	if (!addressAsLocation) {
+		const typed = Object.fromEntries(['country', 'address', 'city', 'state', 'zip'].map((name) => [name, input.string(name)]));
+		putAddress(input, typed, body, true);
+	}
+	const extra = input.collection('additionalFields');
+	for (const name of ['description', 'hotspotIdentifier', 'ssid']) if (extra[name]) body[name] = String(extra[name]);
+
+	const { body: answer } = await cloud4WiApiRequest.call(this, {
+		method: 'POST',
+		path: '/v3/hotspots',
+		body,
+		itemIndex: input.itemIndex,
+		notFound: `location "${locationId}"`,
+		scopes: 'hotspots_write, organization_write',
+	});
+	return [answer];
+}

@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { hotspotLocator } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['delete'] } }, [hotspotLocator]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const hotspotId = input.id('hotspotId', 'Hotspot');
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'DELETE',
+		path: apiPath`/v3/hotspots/${hotspotId}`,
+		itemIndex: input.itemIndex,
+		notFound: `hotspot "${hotspotId}"`,
+		scopes: 'hotspots_write, organization_write',
+	});
+	return [{ hotspotId, deleted: true, status: body.status ?? null }];
+}

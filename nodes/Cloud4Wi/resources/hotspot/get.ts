@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { hotspotLocator } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['get'] } }, [hotspotLocator]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const hotspotId = input.id('hotspotId', 'Hotspot');
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'GET',
+		path: apiPath`/v3/hotspots/${hotspotId}`,
+		itemIndex: input.itemIndex,
+		notFound: `hotspot "${hotspotId}"`,
+		scopes: 'organization_read, hotspots_read',
+	});
+	return [(body.hotspot as IDataObject | undefined) ?? body];
+}

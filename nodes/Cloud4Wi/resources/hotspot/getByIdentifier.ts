@@ -1,0 +1,28 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['getByIdentifier'] } }, [
+	{
+		displayName: 'Hotspot Identifier',
+		name: 'hotspotIdentifier',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The identifier configured for the hotspot in the Cloud4Wi dashboard',
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const identifier = input.id('hotspotIdentifier', 'Hotspot Identifier');
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'GET',
+		path: apiPath`/v3/hotspots/identifier/${identifier}`,
+		itemIndex: input.itemIndex,
+		notFound: `hotspot with identifier "${identifier}"`,
+		scopes: 'organization_read, hotspots_read',
+	});
+	return [(body.hotspot as IDataObject | undefined) ?? body];
+}

@@ -1,0 +1,71 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { byDisplayName, hotspotLocator, locationLocator, organizationIdField } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+import { ADDRESS_FIELDS, putAddress } from './address';
+
+// Router type, MAC address, identifier and SSID cannot change on update, so they are not offered.
+const properties: INodeProperties[] = [
+	organizationIdField,
+	hotspotLocator,
+	{ ...locationLocator(false, 'Location of the hotspot. Leave empty to keep its current location.'), default: { mode: 'list', value: '' } },
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: byDisplayName([
+			{ displayName: 'Country Code', name: 'country', type: 'string', default: '', placeholder: 'IT', description: 'ISO 3166-1 alpha-2 code of the country' },
+			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+			{ displayName: 'Enabled', name: 'enabled', type: 'boolean', default: true, description: 'Whether the hotspot is enabled' },
+			{ displayName: 'Latitude', name: 'latitude', type: 'number', typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 }, default: 0 },
+			{ displayName: 'Longitude', name: 'longitude', type: 'number', typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 }, default: 0 },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+			{ displayName: 'Use Location Address', name: 'addressAsLocation', type: 'boolean', default: true, description: 'Whether the hotspot takes the address of its location; when off, give country, address, city, state and ZIP code' },
+			...ADDRESS_FIELDS.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '' })),
+		]),
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const hotspotId = input.id('hotspotId', 'Hotspot');
+	const fields = input.collection('updateFields');
+	const body: IDataObject = { organizationId, organziationId: organizationId };
+	for (const name of ['name', 'description']) if (fields[name] !== undefined) body[name] = String(fields[name]);
+	if (fields.enabled !== undefined) body.enabled = Boolean(fields.enabled);
+	if (fields.latitude !== undefined) body.latitude = input.coordinate(fields.latitude, 'Update Fields > Latitude', 90);
+	if (fields.longitude !== undefined) body.longitude = input.coordinate(fields.longitude, 'Update Fields > Longitude', 180);
+	if (fields.addressAsLocation !== undefined) body.addressAsLocation = Boolean(fields.addressAsLocation);
+	putAddress(input, fields, body, fields.addressAsLocation === false, 'Update Fields > ');
+
+	// The API requires the location on every update; when none is given, keep the current one.
+	const typedLocation = input.string('locationId');
+	let locationId = typedLocation ? input.id('locationId', 'Location', typedLocation) : '';
+	if (!locationId) {
+		const { body: current } = await cloud4WiApiRequest.call(this, {
+			method: 'GET',
+			path: apiPath`/v3/hotspots/${hotspotId}`,
+			itemIndex: input.itemIndex,
+			notFound: `hotspot "${hotspotId}"`,
+			scopes: 'organization_read, hotspots_read',
+		});
+		locationId = String(((current.hotspot ?? {}) as IDataObject).venueId ?? '');
+	}
+	body.locationId = locationId;
+
+	const { body: answer } = await cloud4WiApiRequest.call(this, {
+		method: 'PUT',
+		path: apiPath`/v3/hotspots/${hotspotId}`,
+		body,
+		itemIndex: input.itemIndex,
+		notFound: `hotspot "${hotspotId}"`,
+		scopes: 'hotspots_write, organization_write',
+	});
+	return [answer];
+}

@@ -1,0 +1,58 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { organizationIdField } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+import { ADDRESS, categoryField, putOptional, tagsField } from './fields';
+
+const REQUIRED: Array<[string, string, string]> = [
+	['name', 'Name', ''],
+	['timezone', 'Time Zone', 'Area/City form, e.g. Europe/Rome'],
+	['country', 'Country Code', 'ISO 3166-1 alpha-2 code, e.g. IT'],
+	...ADDRESS.map(([name, label]): [string, string, string] => [name, label, '']),
+	['loginProfileId', 'Login Profile ID', 'ID of the login profile guests use at this location'],
+	['locationProfileId', 'Location Profile ID', 'ID of the location profile'],
+	['welcomePortalId', 'Welcome Portal ID', 'ID of the welcome portal (captive portal) shown to guests'],
+];
+
+const properties: INodeProperties[] = [
+	organizationIdField,
+	...REQUIRED.map(([name, displayName, description]): INodeProperties => ({ displayName, name, type: 'string', default: '', required: true, description })),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			categoryField,
+			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+			{ displayName: 'Enabled', name: 'enabled', type: 'boolean', default: true, description: 'Whether the location is enabled' },
+			{ displayName: 'External ID', name: 'externalId', type: 'string', default: '', description: 'ID of the location in another system' },
+			{ displayName: 'On Net', name: 'onNet', type: 'boolean', default: false, description: 'Whether the location is on the Cloud4Wi network' },
+			{ displayName: 'Organization Plan ID', name: 'organizationPlanId', type: 'string', default: '', description: 'Internet plan at organization level' },
+			tagsField,
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const required: IDataObject = {};
+	for (const [name, label] of REQUIRED) required[name] = input.required(input.raw(name, ''), label);
+	const body: IDataObject = {};
+	putOptional(input, { ...input.collection('additionalFields'), ...required }, body, '');
+
+	const { body: answer } = await cloud4WiApiRequest.call(this, {
+		method: 'POST',
+		path: apiPath`/v1/organizations/${organizationId}/locations`,
+		body,
+		itemIndex: input.itemIndex,
+		notFound: `organization "${organizationId}"`,
+		scopes: 'organization_write',
+	});
+	return [answer];
+}

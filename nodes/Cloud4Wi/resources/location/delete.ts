@@ -1,0 +1,24 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { locationLocator, organizationIdField } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['delete'] } }, [
+	organizationIdField,
+	locationLocator(true, 'The location to delete'),
+]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const locationId = input.id('locationId', 'Location');
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'DELETE',
+		path: apiPath`/v1/organizations/${organizationId}/locations/${locationId}`,
+		itemIndex: input.itemIndex,
+		notFound: `location "${locationId}" in organization "${organizationId}"`,
+		scopes: 'organization_write',
+	});
+	return [{ locationId, deleted: true, status: body.status ?? null }];
+}

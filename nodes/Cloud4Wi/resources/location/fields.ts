@@ -1,0 +1,45 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { LOCATION_CATEGORIES } from '../../shared/constants';
+import type { ItemInput } from '../../shared/validate';
+
+export const categoryField: INodeProperties = {
+	displayName: 'Category',
+	name: 'categoryName',
+	type: 'options',
+	options: [...LOCATION_CATEGORIES].sort().map((value) => ({ name: value.replace(/\b\w/g, (c) => c.toUpperCase()), value })),
+	default: 'other',
+};
+
+export const tagsField: INodeProperties = {
+	displayName: 'Tags',
+	name: 'tags',
+	type: 'string',
+	typeOptions: { multipleValues: true },
+	default: [],
+	placeholder: 'flagship',
+};
+
+export const ADDRESS: Array<[string, string]> = [
+	['address', 'Address'],
+	['city', 'City'],
+	['state', 'State'],
+	['zip', 'ZIP Code'],
+];
+
+/** Tags as a clean list, from a list field or a comma-separated string from an expression. */
+export function tagList(value: unknown): string[] {
+	const values = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return values.map((v) => String(v).trim()).filter(Boolean);
+}
+
+/** Checks the optional fields shared by create and update and copies them into the body. */
+export function putOptional(input: ItemInput, fields: IDataObject, body: IDataObject, prefix: string): void {
+	for (const name of ['description', 'externalId', 'organizationPlanId', 'name']) if (fields[name] !== undefined) body[name] = String(fields[name]);
+	for (const name of ['onNet', 'enabled']) if (fields[name] !== undefined) body[name] = Boolean(fields[name]);
+	if (fields.categoryName !== undefined) body.categoryName = input.oneOf(fields.categoryName, `${prefix}Category`, LOCATION_CATEGORIES);
+	if (fields.tags !== undefined) body.tags = tagList(fields.tags);
+	if (fields.country !== undefined) body.country = input.country(fields.country, `${prefix}Country Code`);
+	if (fields.timezone !== undefined) body.timezone = input.timezone(fields.timezone, `${prefix}Time Zone`);
+	for (const [name] of ADDRESS) if (fields[name] !== undefined) body[name] = String(fields[name]).trim();
+}

@@ -1,0 +1,22 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { locationLocator } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['get'] } }, [
+	locationLocator(true, 'The location to get'),
+]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const locationId = input.id('locationId', 'Location');
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'GET',
+		path: apiPath`/v1/locations/${locationId}`,
+		itemIndex: input.itemIndex,
+		notFound: `location "${locationId}"`,
+		scopes: 'organization_read',
+	});
+	return [(body.location as IDataObject | undefined) ?? body];
+}

@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { getManyFields, organizationIdField } from '../../shared/descriptions';
+import { fetchRecords } from '../../shared/paginate';
+import { apiPath } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+import { tagList, tagsField } from './fields';
+
+export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['getAll'] } }, [
+	organizationIdField,
+	...getManyFields(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [{ ...tagsField, description: 'Only locations with any of these tags' }],
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const max = input.limit();
+	const tags = tagList(input.collection('filters').tags);
+	return await fetchRecords.call(
+		this,
+		{
+			method: 'GET',
+			path: apiPath`/v1/organizations/${organizationId}/locations`,
+			query: { tags: tags.join(',') },
+			itemIndex: input.itemIndex,
+			notFound: `organization "${organizationId}"`,
+			scopes: 'organization_read',
+		},
+		'locations',
+		{ style: 'none' },
+		max,
+	);
+}

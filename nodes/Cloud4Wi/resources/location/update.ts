@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { byDisplayName, locationLocator, organizationIdField } from '../../shared/descriptions';
+import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+import { ADDRESS, categoryField, putOptional, tagsField } from './fields';
+
+const properties: INodeProperties[] = [
+	organizationIdField,
+	locationLocator(true, 'The location to update'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: byDisplayName([
+			categoryField,
+			{ displayName: 'Country Code', name: 'country', type: 'string', default: '', placeholder: 'IT', description: 'ISO 3166-1 alpha-2 code of the country' },
+			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+			{ displayName: 'External ID', name: 'externalId', type: 'string', default: '' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+			tagsField,
+			{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Rome', description: 'Zone name in Area/City form' },
+			...ADDRESS.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '' })),
+		]),
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	const organizationId = await input.organizationId();
+	const locationId = input.id('locationId', 'Location');
+	const fields = input.collection('updateFields');
+	if (Object.keys(fields).length === 0) input.required('', 'Update Fields (add at least one field to change)');
+	const body: IDataObject = {};
+	putOptional(input, fields, body, 'Update Fields > ');
+
+	const { body: answer } = await cloud4WiApiRequest.call(this, {
+		method: 'PUT',
+		path: apiPath`/v1/organizations/${organizationId}/locations/${locationId}`,
+		body,
+		itemIndex: input.itemIndex,
+		notFound: `location "${locationId}" in organization "${organizationId}"`,
+		scopes: 'organization_write',
+	});
+	return [answer];
+}

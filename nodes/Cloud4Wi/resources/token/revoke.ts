@@ -1,0 +1,16 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { cloud4WiApiRequest } from '../../shared/transport';
+import type { ItemInput } from '../../shared/validate';
+
+// No fields: it revokes the token the credential holds; the next request logs in again by itself.
+export const description: INodeProperties[] = [];
+
+export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
+	await cloud4WiApiRequest.call(this, {
+		method: 'POST',
+		path: '/v1/sts/logout',
+		itemIndex: input.itemIndex,
+	});
+	return [{ revoked: true }];
+}

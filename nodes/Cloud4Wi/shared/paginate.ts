@@ -1,0 +1,85 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiRequest, Cloud4WiContext } from './transport';
+import { cloud4WiApiRequest } from './transport';
+
+/** The largest page the API allows; Return All uses it so N records cost ceil(N / 10,000) requests. */
+export const MAX_PAGE_SIZE = 10_000;
+
+/** How an endpoint pages. */
+export type Paging =
+	/** Scroll ids: the first call opens a scroll, later calls pass the id back; the page size never changes. */
+	| { style: 'scroll'; idParam: 'sid' | 'scrollId'; idField: 'sId' | 'scrollId'; open?: IDataObject }
+	/** `limit` + `offset`. */
+	| { style: 'offset' }
+	/** One call whose `size` caps the answer. */
+	| { style: 'sized' }
+	/** One call returning everything; Limit is applied here. */
+	| { style: 'none' };
+
+/** The records of an answer: the named array, else the first array in it (for endpoints the spec does not describe). */
+export function recordsOf(body: IDataObject, key?: string): IDataObject[] {
+	const named = key === undefined ? undefined : body[key];
+	if (Array.isArray(named)) return named as IDataObject[];
+	const firstArray = Object.values(body).find((value) => Array.isArray(value));
+	return (firstArray as IDataObject[] | undefined) ?? [];
+}
+
+/**
+ * The one place paging happens: yields each page (its records and the whole answer), following the endpoint's paging until the records
+ * run out, and never asks for a trailing empty page when the answer already says it was the last.
+ */
+export async function* pagesOf(
+	this: Cloud4WiContext,
+	req: ApiRequest,
+	recordsKey: string,
+	paging: Paging,
+	pageSize: number,
+): AsyncGenerator<{ records: IDataObject[]; body: IDataObject }> {
+	if (paging.style === 'none' || paging.style === 'sized') {
+		const query = paging.style === 'sized' ? { ...req.query, size: pageSize } : req.query;
+		const { body } = await cloud4WiApiRequest.call(this, { ...req, query });
+		yield { records: recordsOf(body, recordsKey), body };
+		return;
+	}
+	let scrollId: string | undefined;
+	let seen = 0;
+	for (;;) {
+		const query: IDataObject = { ...req.query };
+		if (paging.style === 'offset') {
+			Object.assign(query, { limit: pageSize, offset: seen });
+		} else {
+			Object.assign(query, { size: pageSize }, scrollId ? { [paging.idParam]: scrollId } : paging.open);
+		}
+		const { body } = await cloud4WiApiRequest.call(this, { ...req, query });
+		const page = recordsOf(body, recordsKey);
+		seen += page.length;
+		yield { records: page, body };
+
+		const total = typeof body.totalCount === 'number' ? body.totalCount : undefined;
+		const nextId = paging.style === 'scroll' ? body[paging.idField] : undefined;
+		const lastPage =
+			page.length < pageSize ||
+			(total !== undefined && seen >= total) ||
+			(paging.style === 'scroll' && (typeof nextId !== 'string' || nextId === ''));
+		if (lastPage) return;
+		if (typeof nextId === 'string') scrollId = nextId;
+	}
+}
+
+/** All records (max undefined) or at most `max`, asking for no more than needed. */
+export async function fetchRecords(
+	this: Cloud4WiContext,
+	req: ApiRequest,
+	recordsKey: string,
+	paging: Paging,
+	max?: number,
+): Promise<IDataObject[]> {
+	const wanted = max ?? Number.POSITIVE_INFINITY;
+	const collected: IDataObject[] = [];
+	for await (const { records } of pagesOf.call(this, req, recordsKey, paging, Math.min(wanted, MAX_PAGE_SIZE))) {
+		collected.push(...records.slice(0, wanted - collected.length));
+		if (collected.length >= wanted) break;
+	}
+	return collected;
+}

@@ -1,0 +1,262 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { EVENT_KIND_OPTIONS } from '../Cloud4Wi/shared/constants';
+import { byDisplayName } from '../Cloud4Wi/shared/descriptions';
+import { eventId, kindFilter } from '../Cloud4Wi/shared/events';
+import { loadOptions } from '../Cloud4Wi/shared/methods';
+import { pagesOf } from '../Cloud4Wi/shared/paginate';
+import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
+import { apiPath, cloud4WiApiRequest } from '../Cloud4Wi/shared/transport';
+import { toIsoInstant } from '../Cloud4Wi/shared/validate';
+
+/** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
+export const LATE_MS = 10 * 60 * 1000;
+const PAGE_SIZE = 1000;
+/** Safety cap on remembered ids; reached only above ~20,000 matching events per ten minutes. */
+const MAX_SEEN = 20_000;
+/** Share of n8n's poll budget spent reading before returning what was read. */
+const BUDGET_SHARE = 0.8;
+
+/** What the trigger remembers between polls, in the workflow's static data (so it survives restarts and works in queue mode). */
+interface PollState {
+	/** Lower bound (ms) of the next query: everything older was already read, or predates activation. */
+	since: number;
+	/** Emitted event ids still inside the look-back window, with their `createdAt` (ms). */
+	seen: Record<string, number>;
+}
+
+function createdAtOf(record: IDataObject): number {
+	const when = (record.when ?? {}) as IDataObject;
+	const visit = (((record.event ?? record) as IDataObject).visit ?? {}) as IDataObject;
+	return Date.parse(String(when.createdAt ?? visit.startAt ?? ''));
+}
+
+export class Cloud4WiTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud4Wi Trigger',
+		name: 'cloud4WiTrigger',
+		icon: { light: 'file:cloud4wi.svg', dark: 'file:cloud4wi.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].length ? $parameter["events"].join(", ") : "all events"}}',
+		description: 'Starts the workflow once for each new Cloud4Wi event: signups, visits, logins, campaign interactions',
+		defaults: { name: 'Cloud4Wi Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'cloud4WiApi', required: true }],
+		properties: [
+			{
+				displayName: 'Organization ID',
+				name: 'organizationId',
+				type: 'string',
+				default: '',
+				placeholder: 'Leave empty to use the credential default',
+				description: "ID of the Cloud4Wi organization. Leave empty to use the credential's default organization.",
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENT_KIND_OPTIONS,
+				default: [],
+				description: 'Kinds of event that start the workflow; none means every kind',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: byDisplayName([
+					{
+						displayName: 'Include Contact Profile',
+						name: 'includeContact',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to add the contact’s name, email, phone and opt-ins to each event (one request per distinct contact per poll)',
+					},
+					{
+						displayName: 'Location Names or IDs',
+						name: 'locationIds',
+						type: 'multiOptions',
+						typeOptions: { loadOptionsMethod: 'getLocations' },
+						default: [],
+						description: 'Only events at these locations. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Simplify',
+						name: 'simplify',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to return a flat record with who, what, where and when instead of the full event',
+					},
+					{
+						displayName: 'Start From',
+						name: 'startFrom',
+						type: 'options',
+						options: [
+							{ name: 'Now', value: 'now', description: 'Only events that happen after activation' },
+							{ name: 'A Date', value: 'date', description: 'Also the events since a date, on first activation' },
+						],
+						default: 'now',
+						description: 'Where the first activation starts reading events',
+					},
+					{
+						displayName: 'Start Date',
+						name: 'startDate',
+						type: 'dateTime',
+						default: '',
+						displayOptions: { show: { startFrom: ['date'] } },
+						description: 'On first activation, emit events created since this date',
+					},
+				]),
+			},
+		],
+	};
+
+	methods = { loadOptions };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const startedAt = Date.now();
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const kinds = (this.getNodeParameter('events', []) as string[]).map(String);
+		const locations = new Set(((options.locationIds as string[] | undefined) ?? []).map(String));
+		const filter = kindFilter(kinds);
+		const wanted = (e: IDataObject) =>
+			filter.keep(e) && (locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
+
+		const typedOrg = String(this.getNodeParameter('organizationId', '') ?? '').trim();
+		const credentials = await this.getCredentials('cloud4WiApi');
+		const organizationId = typedOrg || String(credentials.organizationId ?? '').trim();
+		if (!organizationId || /[/?#]/.test(organizationId)) {
+			throw new NodeOperationError(this.getNode(), 'Organization ID: empty or not a valid ID', {
+				description: 'Enter the organization ID here or set a default organization ID in the credential.',
+			});
+		}
+		const path = apiPath`/v1/organizations/${organizationId}/events`;
+		const scopes = 'organization_read, events_read';
+
+		if (this.getMode() === 'manual') {
+			// Fetch Test Event: the most recent matching event, without touching what the active trigger remembers.
+			const { body } = await cloud4WiApiRequest.call(this, {
+				method: 'GET',
+				path,
+				query: { events: filter.query, sortBy: 'utcTime', sortReverse: true, size: PAGE_SIZE },
+				notFound: `organization "${organizationId}"`,
+				scopes,
+			});
+			const latest = ((body.events ?? []) as IDataObject[]).find(wanted);
+			if (!latest) {
+				throw new NodeApiError(this.getNode(), { message: 'No matching event found' }, {
+					message: 'No matching event found',
+					description: `None of the latest ${PAGE_SIZE} events matches the chosen kinds and locations. Trigger one (e.g. sign up on the guest WiFi) and try again.`,
+				});
+			}
+			return [await shapeEvents.call(this, [latest], options, organizationId)];
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		let state = staticData.state as PollState | undefined;
+		if (!state) {
+			if (options.startFrom !== 'date') {
+				// First activation from now: remember where to start, emit nothing.
+				staticData.state = { since: startedAt, seen: {} } satisfies PollState;
+				return null;
+			}
+			const since = toIsoInstant(options.startDate, this.getTimezone());
+			if (!since) {
+				throw new NodeOperationError(this.getNode(), `Options > Start Date: "${String(options.startDate)}" is not a date`);
+			}
+			state = { since: Date.parse(since), seen: {} };
+		}
+
+		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() * BUDGET_SHARE : Number.POSITIVE_INFINITY;
+		const fresh = new Map<string, { event: IDataObject; at: number }>();
+		let lastRead = state.since;
+		let serverNow = Number.NaN;
+		let complete = true;
+		const pages = pagesOf.call(
+			this,
+			{
+				method: 'GET',
+				path,
+				query: { dateStart: new Date(state.since).toISOString(), events: filter.query, sortBy: 'utcTime', sortReverse: false },
+				notFound: `organization "${organizationId}"`,
+				scopes,
+			},
+			'events',
+			{ style: 'scroll', idParam: 'scrollId', idField: 'scrollId', open: { enableScroll: true } },
+			PAGE_SIZE,
+		);
+		for await (const { records, body } of pages) {
+			if (Number.isNaN(serverNow)) serverNow = Date.parse(String(body.generated ?? ''));
+			for (const event of records) {
+				const id = eventId(event);
+				const at = createdAtOf(event);
+				if (!id || Number.isNaN(at) || at < state.since) continue;
+				lastRead = Math.max(lastRead, at);
+				if (state.seen[id] === undefined && wanted(event)) fresh.set(id, { event, at });
+			}
+			if (Date.now() - startedAt > budget) {
+				// Out of time: hand over what was read; the next poll resumes from the last event read.
+				complete = false;
+				break;
+			}
+		}
+
+		const emitted = [...fresh.entries()].sort(([a, x], [b, y]) => x.at - y.at || a.localeCompare(b));
+		const items = emitted.length ? await shapeEvents.call(this, emitted.map(([, f]) => f.event), options, organizationId) : [];
+
+		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it.
+		const horizon = complete && !Number.isNaN(serverNow) ? Math.max(serverNow, lastRead) : lastRead;
+		const since = Math.max(state.since, horizon - LATE_MS);
+		const seen: Record<string, number> = {};
+		for (const [id, at] of Object.entries(state.seen)) if (at >= since) seen[id] = at;
+		for (const [id, f] of emitted) seen[id] = f.at;
+		const kept = Object.entries(seen).sort((a, b) => b[1] - a[1]).slice(0, MAX_SEEN);
+		// Written only now, after every request succeeded: a failed poll leaves the state as it was.
+		staticData.state = { since, seen: Object.fromEntries(kept) } satisfies PollState;
+		return items.length ? [items] : null;
+	}
+}
+
+/** Output items: the event as sent (or simplified), with the contact's profile when asked, fetched once per contact. */
+async function shapeEvents(
+	this: IPollFunctions,
+	events: IDataObject[],
+	options: IDataObject,
+	organizationId: string,
+): Promise<INodeExecutionData[]> {
+	const contacts = new Map<string, IDataObject | null>();
+	if (options.includeContact) {
+		for (const id of new Set(events.map((e) => String(e.customerId ?? '')).filter(Boolean))) {
+			try {
+				const { body } = await cloud4WiApiRequest.call(this, {
+					method: 'GET',
+					path: apiPath`/v2/customers/${id}`,
+					notFound: `contact "${id}" of organization "${organizationId}"`,
+					scopes: 'organization_read, customer_read',
+				});
+				contacts.set(id, simplifyContact((body.customer as IDataObject | undefined) ?? body));
+			} catch (error) {
+				// A contact deleted since its event still lets the event through, without a profile.
+				if ((error as NodeApiError).httpCode !== '404') throw new NodeApiError(this.getNode(), error as JsonObject);
+				contacts.set(id, null);
+			}
+		}
+	}
+	return events.map((event) => {
+		const json = options.simplify ? simplifyEvent(event) : { ...event };
+		if (options.includeContact) json.contact = contacts.get(String(event.customerId ?? '')) ?? null;
+		return { json };
+	});
+}

@@ -1,0 +1,326 @@
+/**
+ * Runs workflow JSON through n8n-core's real engine (WorkflowExecute, PollContext, TriggersAndPollers) with
+ * the built package loaded the way n8n loads it: from the paths in package.json's `n8n` field.
+ *
+ * Unlike n8n's own node test harness, credentials are not stubbed: `preAuthentication` and `authenticate`
+ * run as n8n's CLI runs them (login when the token is empty or refused, token written back to the store).
+ */
+import { Container } from '@n8n/di';
+import { ExecutionLifecycleHooks, PollContext, TriggersAndPollers, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { createDeferredPromise, ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+	name: string;
+	n8n: { nodes: string[]; credentials: string[] };
+};
+
+function loadClass<T>(file: string): T {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require(path.join(ROOT, file)) as Record<string, new () => T>;
+	const name = path.basename(file).split('.')[0];
+	return new mod[name]();
+}
+
+/** Our nodes and credential, from dist/ as listed in package.json. */
+export const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
+	PACKAGE.n8n.credentials.map((file) => {
+		const type = loadClass<ICredentialType>(file);
+		return [type.name, type];
+	}),
+);
+
+/** Test-only stand-ins for n8n-nodes-base nodes: a start node that emits given items, and NoOp. */
+const startNode: INodeType = {
+	description: {
+		displayName: 'Start Items',
+		name: 'startItems',
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits the items in its `items` parameter',
+		defaults: { name: 'Start' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[{}]' }],
+	},
+	async execute() {
+		const raw = this.getNodeParameter('items', 0, '[{}]') as string | IDataObject[];
+		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	},
+};
+const noOpNode: INodeType = {
+	description: {
+		displayName: 'No Op',
+		name: 'noOp',
+		group: ['transform'],
+		version: 1,
+		description: 'Passes items on',
+		defaults: { name: 'NoOp' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+	},
+	async execute() {
+		return [this.getInputData()];
+	},
+};
+
+const nodeTypeMap: Record<string, INodeType> = {
+	'test.startItems': startNode,
+	'test.noOp': noOpNode,
+	...Object.fromEntries(
+		PACKAGE.n8n.nodes.map((file) => {
+			const type = loadClass<INodeType>(file);
+			return [`${PACKAGE.name}.${type.description.name}`, type];
+		}),
+	),
+};
+
+export const nodeTypes: INodeTypes = {
+	getByName: (type) => nodeTypeMap[type],
+	getByNameAndVersion: (type) => nodeTypeMap[type],
+	getKnownTypes: () => ({}),
+};
+
+/** What n8n keeps in its database for one credential: here, in memory, with counters for the tests. */
+export class CredentialStore extends ICredentialsHelper {
+	private readonly data = new Map<string, { type: string; data: ICredentialDataDecryptedObject }>();
+
+	/** How often n8n ran the credential's login (preAuthentication). */
+	logins = 0;
+
+	/** How often the stored credential was rewritten (a new token saved). */
+	updates = 0;
+
+	set(id: string, type: string, data: ICredentialDataDecryptedObject): void {
+		this.data.set(id, { type, data: { ...data } });
+	}
+
+	stored(id: string): ICredentialDataDecryptedObject {
+		return { ...this.data.get(id)!.data };
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	getCredentialsProperties(type: string) {
+		return credentialTypes[type].properties;
+	}
+
+	/** As n8n: stored values, with each field's default where none is stored. */
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const entry = this.data.get(nodeCredentials.id ?? '');
+		if (!entry || entry.type !== type) throw new Error(`No credential "${nodeCredentials.id}" of type ${type}`);
+		const withDefaults: ICredentialDataDecryptedObject = {};
+		for (const property of credentialTypes[type].properties) {
+			withDefaults[property.name] = entry.data[property.name] ?? (property.default as string);
+		}
+		return { ...withDefaults, ...entry.data };
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by this package');
+	}
+
+	async updateCredentials(nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+		this.updates++;
+		this.set(nodeCredentials.id!, type, data);
+	}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	/** The rule n8n's CLI applies: log in when the expirable field is empty, when told it expired, or in a credential test. */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = credentialTypes[typeName];
+		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		const isTest = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTest) return undefined;
+		this.logins++;
+		const output = await type.preAuthentication.call(helpers, credentials);
+		if (output[expirable.name] === undefined) return undefined;
+		if (node.credentials) {
+			const details = node.credentials[typeName];
+			await this.updateCredentials(details, typeName, { ...this.stored(details.id!), ...output });
+			return Object.assign(credentials, output);
+		}
+		return undefined;
+	}
+
+	async runPreAuthentication(helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, typeName: string) {
+		return (await credentialTypes[typeName].preAuthentication?.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+	}
+
+	/** Generic authentication as n8n does it: `={{$credentials.x}}` expressions resolved into the request. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const auth = credentialTypes[typeName].authenticate;
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		if (!auth || auth.type !== 'generic') return requestOptions;
+		for (const [outer, values] of Object.entries(auth.properties)) {
+			const target = ((requestOptions as unknown as IDataObject)[outer] ??= {}) as IDataObject;
+			for (const [key, value] of Object.entries(values as IDataObject)) {
+				target[key] = workflow!.expression.getSimpleParameterValue(
+					node!,
+					value as string,
+					'internal',
+					{ $credentials: credentials },
+					undefined,
+					'',
+				) as string;
+			}
+		}
+		return requestOptions;
+	}
+}
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IWorkflowBase['connections'];
+	staticData?: IDataObject;
+	settings?: IWorkflowBase['settings'];
+}
+
+export function buildWorkflow(json: WorkflowJson, staticData?: IDataObject): Workflow {
+	return new Workflow({
+		id: 'wf-test',
+		name: json.name ?? 'test',
+		nodes: json.nodes,
+		connections: json.connections,
+		active: false,
+		nodeTypes,
+		staticData: staticData ?? json.staticData,
+		settings: json.settings ?? {},
+	});
+}
+
+function additionalDataFor(store: CredentialStore, hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+	const unsupported = async () => {
+		throw new Error('not available in tests');
+	};
+	return {
+		credentialsHelper: store,
+		hooks,
+		executeWorkflow: unsupported,
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost/rest',
+		instanceBaseUrl: 'http://localhost/',
+		formBaseUrl: '',
+		formWaitingBaseUrl: '',
+		formTestBaseUrl: '',
+		webhookBaseUrl: '',
+		webhookWaitingBaseUrl: '',
+		webhookTestBaseUrl: '',
+		mcpBaseUrl: '',
+		mcpTestBaseUrl: '',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: unsupported,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Output items of each node's first run, first output. */
+	output(nodeName: string): INodeExecutionData[];
+	/** The error that stopped the run, if any. */
+	error?: Error & { description?: string; httpCode?: string; context?: IDataObject };
+}
+
+/** Executes a workflow once, from its start node (or from `startData` given to a trigger node). */
+export async function runWorkflow(
+	workflow: Workflow,
+	store: CredentialStore,
+	options: { mode?: WorkflowExecuteMode; startNode?: string; startData?: INodeExecutionData[][] } = {},
+): Promise<RunResult> {
+	const mode = options.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, 'exec-1', { id: workflow.id, name: workflow.name } as IWorkflowBase);
+	const done = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
+	const start = options.startNode ? workflow.getNode(options.startNode)! : workflow.getStartNode()!;
+	const runExecutionData: IRunExecutionData = {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: null,
+			nodeExecutionStack: [
+				{ node: start, data: { main: options.startData ?? [[{ json: {} }]] }, source: null } as IExecuteData,
+			],
+		},
+	} as unknown as IRunExecutionData;
+	const execute = new WorkflowExecute(additionalDataFor(store, hooks), mode, runExecutionData);
+	await execute.processRunExecutionData(workflow);
+	const run = await done.promise;
+	return {
+		run,
+		output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [],
+		error: run.data.resultData.error as RunResult['error'],
+	};
+}
+
+/**
+ * One scheduled poll of a trigger node, as n8n's scheduler runs it: PollContext + TriggersAndPollers, then,
+ * if it emitted, a 'trigger' execution of the workflow with those items. Static data lives on the workflow.
+ */
+export async function pollOnce(
+	workflow: Workflow,
+	store: CredentialStore,
+	triggerName: string,
+	mode: 'trigger' | 'manual' = 'trigger',
+): Promise<{ emitted: INodeExecutionData[] | null; run?: RunResult }> {
+	const node = workflow.getNode(triggerName)!;
+	const hooks = new ExecutionLifecycleHooks(mode, 'poll-1', { id: workflow.id, name: workflow.name } as IWorkflowBase);
+	const context = new PollContext(workflow, node, additionalDataFor(store, hooks), mode, mode === 'manual' ? 'manual' : 'activate');
+	const response = await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context);
+	if (!response) return { emitted: null };
+	const run = await runWorkflow(workflow, store, { mode, startNode: triggerName, startData: response });
+	return { emitted: response[0], run };
+}
