@@ -6,7 +6,7 @@
  * run as n8n's CLI runs them (login when the token is empty or refused, token written back to the store).
  */
 import { Container } from '@n8n/di';
-import { ExecutionLifecycleHooks, PollContext, TriggersAndPollers, WorkflowExecute } from 'n8n-core';
+import { ExecuteContext, ExecutionLifecycleHooks, PollContext, RoutingNode, TriggersAndPollers, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -26,7 +26,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createDeferredPromise, ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { ICredentialsHelper, Workflow } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -144,7 +144,7 @@ export class CredentialStore extends ICredentialsHelper {
 		if (!entry || entry.type !== type) throw new Error(`No credential "${nodeCredentials.id}" of type ${type}`);
 		const withDefaults: ICredentialDataDecryptedObject = {};
 		for (const property of credentialTypes[type].properties) {
-			withDefaults[property.name] = entry.data[property.name] ?? (property.default as string);
+			withDefaults[property.name] = (entry.data[property.name] ?? property.default) as string;
 		}
 		return { ...withDefaults, ...entry.data };
 	}
@@ -178,7 +178,7 @@ export class CredentialStore extends ICredentialsHelper {
 		if (output[expirable.name] === undefined) return undefined;
 		if (node.credentials) {
 			const details = node.credentials[typeName];
-			await this.updateCredentials(details, typeName, { ...this.stored(details.id!), ...output });
+			await this.updateCredentials(details, typeName, { ...this.stored(details.id!), ...output } as ICredentialDataDecryptedObject);
 			return Object.assign(credentials, output);
 		}
 		return undefined;
@@ -280,9 +280,16 @@ export async function runWorkflow(
 ): Promise<RunResult> {
 	const mode = options.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'exec-1', { id: workflow.id, name: workflow.name } as IWorkflowBase);
-	const done = createDeferredPromise<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
-	const start = options.startNode ? workflow.getNode(options.startNode)! : workflow.getStartNode()!;
+	let finished: (run: IRun) => void = () => {};
+	const done = new Promise<IRun>((resolve) => (finished = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
+	// The start is the named node, else the first node nothing connects into.
+	const targets = new Set(
+		Object.values(workflow.connectionsBySourceNode).flatMap((c) => (c.main ?? []).flat().map((t) => t?.node)),
+	);
+	const start = options.startNode
+		? workflow.getNode(options.startNode)!
+		: Object.values(workflow.nodes).find((n) => !targets.has(n.name))!;
 	const runExecutionData: IRunExecutionData = {
 		startData: {},
 		resultData: { runData: {} },
@@ -298,7 +305,7 @@ export async function runWorkflow(
 	} as unknown as IRunExecutionData;
 	const execute = new WorkflowExecute(additionalDataFor(store, hooks), mode, runExecutionData);
 	await execute.processRunExecutionData(workflow);
-	const run = await done.promise;
+	const run = await done;
 	return {
 		run,
 		output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [],
@@ -323,4 +330,62 @@ export async function pollOnce(
 	if (!response) return { emitted: null };
 	const run = await runWorkflow(workflow, store, { mode, startNode: triggerName, startData: response });
 	return { emitted: response[0], run };
+}
+
+/**
+ * The editor's "Test" button, done as n8n's CLI credentials tester does it: the credential's `test` request runs
+ * through RoutingNode on a temporary NoOp node, and failures map to the message the user sees.
+ */
+export async function testCredential(
+	store: CredentialStore,
+	id: string,
+	typeName = 'cloud4WiApi',
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const type = credentialTypes[typeName];
+	const testRequest = type.test!;
+	const tempType: INodeType = {
+		description: {
+			...noOpNode.description,
+			name: 'n8n-nodes-base.noOp',
+			credentials: [{ name: typeName, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
+		},
+	};
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [typeName]: { id, name: 'tested' } },
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: { ...nodeTypes, getByName: () => tempType, getByNameAndVersion: () => tempType },
+	});
+	const hooks = new ExecutionLifecycleHooks('internal', 'test-1', { id: 'test', name: 'test' } as IWorkflowBase);
+	const additionalData = additionalDataFor(store, hooks);
+	const data = await store.getDecrypted(additionalData, { id, name: 'tested' }, typeName);
+	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
+	const context = new ExecuteContext(workflow, node, additionalData, 'internal', runExecutionData, 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
+	try {
+		await new RoutingNode(context, tempType, { id, name: 'tested', type: typeName, data }).runNode();
+	} catch (caught) {
+		const error = caught as Error & { cause?: { response?: { status: number; statusText?: string }; code?: string } };
+		const status = error.cause?.response?.status;
+		if (status !== undefined) {
+			const rule = testRequest.rules?.find((r) => r.type === 'responseCode' && r.properties.value === status);
+			if (rule) return { status: 'Error', message: (rule.properties as { message: string }).message };
+			if (status < 199 || status > 299) {
+				return { status: 'Error', message: error.cause?.response?.statusText || `Received HTTP status code: ${status}` };
+			}
+		} else if (error.cause?.code) {
+			return { status: 'Error', message: error.cause.code };
+		}
+		return { status: 'Error', message: error.message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }

@@ -5,20 +5,34 @@ const { hash32, Rng } = require('../lib/random');
 const { DAY_MS, isoUtc, toLocalIso } = require('../lib/time');
 const C = require('./catalog');
 
+// Local copies: global lookups are slow inside Jest's vm contexts, and this code runs 100000 times per scan.
+const { imul, floor, min, max, round } = Math;
+const { fromCharCode } = String;
+
 // Independent random streams per aspect, so e.g. segment membership is cheap to compute alone.
 const STREAM = { profile: 1, segments: 2, devices: 3, cidMask: 4, cidHigh: 5, cidMid: 6 };
 const YEAR_MS = 365 * DAY_MS;
 const CREATED_SPAN_MS = 3 * YEAR_MS;
 
 const hex8 = (n) => (n >>> 0).toString(16).padStart(8, '0');
-const asciiLower = (text) =>
-	text
-		.normalize('NFD')
-		.replace(/[\u0300-\u036f]/g, '')
-		.toLowerCase()
-		.replace(/[^a-z]/g, '');
+
+// An odd multiplier and its inverse mod 2^32: scrambles the index inside a cid, reversibly.
+const CID_MULTIPLIER = 0x9e3779b1;
+const CID_INVERSE = [1, 2, 3, 4, 5].reduce((x) => imul(x, 2 - imul(CID_MULTIPLIER, x)), CID_MULTIPLIER);
+const asciiCache = new Map();
+/** 'Müller' -> 'muller' for e-mail addresses; cached because the name pools are small. */
+function asciiLower(text) {
+	let ascii = asciiCache.get(text);
+	if (ascii === undefined) {
+		ascii = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+		asciiCache.set(text, ascii);
+	}
+	return ascii;
+}
+const COUNTRY_WEIGHTS = C.COUNTRIES.map((c) => [c, c.weight]);
+const GENDER_WEIGHTS = [['male', 47], ['female', 47], ['other', 6]];
 const fillPattern = (rng, pattern) =>
-	pattern.replace(/[#A]/g, (ch) => (ch === '#' ? String(rng.int(0, 9)) : String.fromCharCode(65 + rng.int(0, 25))));
+	pattern.replace(/[#A]/g, (ch) => (ch === '#' ? `${rng.int(0, 9)}` : fromCharCode(65 + rng.int(0, 25))));
 
 /** Orders values with null/undefined always last; `reverse` flips only the non-null order. */
 function compareNullsLast(a, b, reverse = false) {
@@ -48,12 +62,13 @@ class ContactStore {
 
 	/** 24 hex chars; the last 8 encode the index, so a cid resolves without any lookup table. */
 	cidOf(index) {
-		return hex8(hash32(this.seed, index, STREAM.cidHigh)) + hex8(hash32(this.seed, index, STREAM.cidMid)) + hex8(index ^ this.cidMask);
+		const encoded = imul(index, CID_MULTIPLIER) ^ this.cidMask;
+		return hex8(hash32(this.seed, index, STREAM.cidHigh)) + hex8(hash32(this.seed, index, STREAM.cidMid)) + hex8(encoded);
 	}
 
 	indexOf(cid) {
 		if (typeof cid !== 'string' || !/^[0-9a-f]{24}$/.test(cid)) return -1;
-		const index = (parseInt(cid.slice(16), 16) ^ this.cidMask) >>> 0;
+		const index = imul(parseInt(cid.slice(16), 16) ^ this.cidMask, CID_INVERSE) >>> 0;
 		return index < this.count && this.cidOf(index) === cid ? index : -1;
 	}
 
@@ -192,15 +207,15 @@ class ContactStore {
 	generate(index) {
 		const rng = new Rng(hash32(this.seed, index, STREAM.profile));
 		const base = this.baseTime;
-		const gender = rng.weighted([['male', 47], ['female', 47], ['other', 6]]);
+		const gender = rng.weighted(GENDER_WEIGHTS);
 		const firstName = rng.pick(C.FIRST_NAMES[gender]);
 		const lastName = rng.pick(C.LAST_NAMES);
-		const country = rng.weighted(C.COUNTRIES.map((c) => [c, c.weight]));
+		const country = rng.weighted(COUNTRY_WEIGHTS);
 		// Creation dates grow with the index, so the default order is also creation order.
-		const step = CREATED_SPAN_MS / Math.max(this.count, 1);
-		const createdMs = Math.floor(base - CREATED_SPAN_MS + index * step + rng.next() * step);
-		const modifiedMs = createdMs + Math.floor(rng.next() * (base - createdMs) * 0.5);
-		const lastLoginMs = createdMs + Math.floor(rng.next() * (base - createdMs));
+		const step = CREATED_SPAN_MS / max(this.count, 1);
+		const createdMs = floor(base - CREATED_SPAN_MS + index * step + rng.next() * step);
+		const modifiedMs = createdMs + floor(rng.next() * (base - createdMs) * 0.5);
+		const lastLoginMs = createdMs + floor(rng.next() * (base - createdMs));
 		const hasEmail = rng.chance(0.85);
 		const hasPhone = rng.chance(0.7);
 		const email = hasEmail ? `${asciiLower(firstName)}.${asciiLower(lastName)}${index + 1}@${rng.pick(C.EMAIL_DOMAINS)}` : null;
@@ -225,7 +240,7 @@ class ContactStore {
 			gender,
 			birthDate: birth?.date ?? null,
 			birthDay: birth?.date.slice(5) ?? null,
-			age: birth ? String(birth.age) : null,
+			age: birth ? `${birth.age}` : null,
 			country: country.code,
 			zipCode: fillPattern(rng, country.zip),
 			created: isoUtc(createdMs),
@@ -248,11 +263,11 @@ class ContactStore {
 			externalSource: hasExtId ? 'crm' : null,
 			lastLogin: isoUtc(lastLoginMs),
 			segmentCids: segments.map((s) => s.id).join(','),
-			logins: 1 + Math.floor(rng.next() ** 3 * 200),
+			logins: 1 + floor(rng.next() ** 3 * 200),
 			policies: this.policiesOf(rng),
 			segments: segments.map((s) => ({ cid: s.id, name: s.name })),
 			extId: hasExtId
-				? { id: `CRM-${String(index + 1).padStart(6, '0')}`, prop1: rng.pick(['tier:gold', 'tier:silver', 'tier:bronze']), prop2: `region:${country.code}` }
+				? { id: `CRM-${`${index + 1}`.padStart(6, '0')}`, prop1: rng.pick(['tier:gold', 'tier:silver', 'tier:bronze']), prop2: `region:${country.code}` }
 				: { id: null, prop1: null, prop2: null },
 			metrics: this.metricsOf(rng, createdMs),
 		};
@@ -261,14 +276,14 @@ class ContactStore {
 	/** E.164; the last six digits are the index, so phone numbers are unique. */
 	phoneNumber(rng, country, index) {
 		const prefix = rng.pick(country.mobile);
-		const serial = String(index % 1_000_000).padStart(6, '0');
+		const serial = `${index % 1_000_000}`.padStart(6, '0');
 		return country.dial + prefix + rng.digits(country.nationalLength - prefix.length - serial.length) + serial;
 	}
 
 	birthOf(rng) {
 		const birthMs = this.baseTime - rng.int(18, 75) * YEAR_MS - rng.int(0, 364) * DAY_MS;
 		const date = isoUtc(birthMs).slice(0, 10);
-		return { date, age: Math.floor((this.baseTime - birthMs) / (365.25 * DAY_MS)) };
+		return { date, age: floor((this.baseTime - birthMs) / (365.25 * DAY_MS)) };
 	}
 
 	policiesOf(rng) {
@@ -285,7 +300,7 @@ class ContactStore {
 	}
 
 	metricsOf(rng, createdMs) {
-		const visits = this.locations.length ? Math.floor(rng.next() ** 2 * 60) : 0;
+		const visits = this.locations.length ? floor(rng.next() ** 2 * 60) : 0;
 		if (visits === 0) {
 			return {
 				frequencyMonthlyVisit: 0, compassTopLocation: null, compassTopLocationCount: 0, topFrequencyBuckets: 'none',
@@ -296,10 +311,10 @@ class ContactStore {
 		}
 		const top = rng.pick(this.locations);
 		const last = rng.chance(0.7) ? top : rng.pick(this.locations);
-		const lastVisitMs = Math.max(createdMs, this.baseTime - rng.int(0, 90) * DAY_MS - rng.int(0, DAY_MS));
+		const lastVisitMs = max(createdMs, this.baseTime - rng.int(0, 90) * DAY_MS - rng.int(0, DAY_MS));
 		const hour = rng.int(8, 21);
 		return {
-			frequencyMonthlyVisit: Math.round((visits / 12) * 100) / 100,
+			frequencyMonthlyVisit: round((visits / 12) * 100) / 100,
 			compassTopLocation: top.name,
 			compassTopLocationCount: rng.int(1, visits),
 			topFrequencyBuckets: visits > 24 ? 'weekly' : visits > 6 ? 'monthly' : 'occasional',
@@ -307,13 +322,13 @@ class ContactStore {
 			prefVisitWDay: rng.pick(C.WEEKDAYS),
 			lastVisitDateUtc: isoUtc(lastVisitMs),
 			avgVisitLength: rng.int(10, 180),
-			countVisitedLocations: rng.int(1, Math.min(visits, this.locations.length)),
+			countVisitedLocations: rng.int(1, min(visits, this.locations.length)),
 			prefVisitTimebucket: hour < 12 ? 'morning' : hour < 15 ? 'lunch' : hour < 18 ? 'afternoon' : 'evening',
-			prefVisitTimeHour: String(hour),
+			prefVisitTimeHour: `${hour}`,
 			lastVisitDateBusiness: toLocalIso(lastVisitMs, last.timezone),
 			countTotalVisits: visits,
-			conversionRate: Math.round(rng.next() * 100) / 100,
-			avgDaysBetweenVisits: Math.round((365 / visits) * 10) / 10,
+			conversionRate: round(rng.next() * 100) / 100,
+			avgDaysBetweenVisits: round((365 / visits) * 10) / 10,
 		};
 	}
 }

@@ -10,6 +10,9 @@ const GEO_KINDS = ['geo_visit', 'geo_arriving'];
 /** Every kind a list may carry: the ten, plus arriving and the geo kinds. */
 const EVENT_KINDS = [...FILTERABLE_KINDS, 'arriving', ...GEO_KINDS];
 
+/** Keys of event{} that carry the kind-specific payload. */
+const PAYLOAD_KEYS = ['visit', 'signup', 'promo', 'survey', 'email', 'sms'];
+
 // Kinds that happen at an access point carry its hotspotId; visits and campaign messages do not.
 const HOTSPOT_KINDS = new Set(['signup', 'login', 'promo', 'survey', 'arriving']);
 
@@ -136,7 +139,11 @@ function injectEvents({ rng, clock, organizationId, contacts, locations, hotspot
 		const createdAtMs = toMs(createdAt, clock.now());
 		const hotspot = hotspots.find((h) => h.venueId === location.id && !h.deleted);
 		const event = buildEvent({ rng, type, organizationId, contact, location, hotspot, createdAtMs, visibleAt: createdAtMs + visibleAfterMs });
-		return deepMerge(event, extra);
+		// Kind-specific parts (visit, signup, email...) belong inside event{}; everything else merges at the top.
+		const payload = Object.fromEntries(Object.entries(extra).filter(([key]) => PAYLOAD_KEYS.includes(key)));
+		const rest = Object.fromEntries(Object.entries(extra).filter(([key]) => !PAYLOAD_KEYS.includes(key)));
+		deepMerge(event.event, payload);
+		return deepMerge(event, rest);
 	});
 	events.push(...built);
 	return built;

@@ -13,28 +13,35 @@ class FaultList {
 		if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 100 && spec.status <= 599)) {
 			throw new Error('fault.status must be an HTTP status code');
 		}
-		if (spec.status === undefined && !spec.delayMs && !spec.destroy) {
-			throw new Error('A fault needs a status, a delayMs or destroy: true');
+		const skip = spec.skip ?? 0;
+		if (!Number.isInteger(skip) || skip < 0) throw new Error('fault.skip must be an integer >= 0');
+		if (spec.status === undefined && !spec.delayMs && !spec.destroy && !spec.expireTokens) {
+			throw new Error('A fault needs a status, delayMs, destroy: true or expireTokens: true');
 		}
 		const fault = {
 			...spec,
 			method: spec.method?.toUpperCase(),
 			pathPattern: spec.path === undefined ? null : new RegExp(spec.path), // throws on an invalid pattern
 			times,
+			skip,
 		};
 		this.faults.push(fault);
 		return fault;
 	}
 
-	/** The first fault that matches, counted down and removed once used up. */
+	/** The first fault that matches and has no requests left to skip, counted down and removed once used up. */
 	take(method, pathname) {
-		const index = this.faults.findIndex(
-			(fault) => (!fault.method || fault.method === method) && (!fault.pathPattern || fault.pathPattern.test(pathname)),
-		);
-		if (index < 0) return undefined;
-		const fault = this.faults[index];
-		if (--fault.times === 0) this.faults.splice(index, 1);
-		return fault;
+		for (const [index, fault] of this.faults.entries()) {
+			if (fault.method && fault.method !== method) continue;
+			if (fault.pathPattern && !fault.pathPattern.test(pathname)) continue;
+			if (fault.skip > 0) {
+				fault.skip--; // this request passes untouched (e.g. let the first page through, fail the second)
+				continue;
+			}
+			if (--fault.times === 0) this.faults.splice(index, 1);
+			return fault;
+		}
+		return undefined;
 	}
 
 	clear() {

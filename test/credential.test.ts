@@ -1,0 +1,112 @@
+/**
+ * The credential: login (preAuthentication) run by the engine as n8n runs it, the token stored and reused,
+ * renewal on 401 and 403, and the secret kept out of everything the user or a log can see.
+ */
+import { testCredential } from './harness/engine';
+import type { TestContext } from './harness/cloud4wi';
+import { apiCalls, CREDENTIAL_ID, runAction, startCloud4Wi } from './harness/cloud4wi';
+
+const listSegments = { resource: 'segment', operation: 'getAll', returnAll: true };
+const listContacts = { resource: 'contact', operation: 'getAll', returnAll: true };
+
+describe('Cloud4Wi credential', () => {
+	let ctx: TestContext;
+	afterEach(async () => await ctx.sb.close());
+
+	test('the Test button passes with the right key and secret, and stores the token', async () => {
+		ctx = await startCloud4Wi();
+		const result = await testCredential(ctx.store, CREDENTIAL_ID);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(ctx.sb.requests.every((r) => r.path === '/v1/sts/login/services' && r.method === 'POST')).toBe(true);
+		expect(ctx.sb.requests.length).toBeGreaterThan(0);
+	});
+
+	test('the Test button fails clearly with a wrong secret, without showing it', async () => {
+		ctx = await startCloud4Wi({}, { clientSecret: 'wrong-secret-123456' });
+		const result = await testCredential(ctx.store, CREDENTIAL_ID);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/client key or secret/i);
+		expect(result.message).not.toContain('wrong-secret-123456');
+		expect(ctx.sb.logins).toBe(0);
+	});
+
+	test('the Test button names an unreachable base URL', async () => {
+		ctx = await startCloud4Wi({}, { baseUrl: 'http://127.0.0.1:9' });
+		const result = await testCredential(ctx.store, CREDENTIAL_ID);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/ECONNREFUSED|refused/i);
+	});
+
+	test('ten executions log in once: the token is stored in the credential and reused', async () => {
+		ctx = await startCloud4Wi();
+		for (let run = 0; run < 10; run++) {
+			const { error, json } = await runAction(ctx, listSegments);
+			expect(error).toBeUndefined();
+			expect(json.length).toBeGreaterThan(0);
+		}
+		expect(ctx.sb.logins).toBe(1);
+		expect(ctx.store.logins).toBe(1);
+		expect(ctx.store.stored(CREDENTIAL_ID).sessionToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+		const authorizations = new Set(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/')).map((r) => r.authorization));
+		expect(authorizations.size).toBe(1);
+	});
+
+	test.each([403, 401] as const)('a token that expires in the middle of a Return All (%i) is renewed once and the listing completes', async (status) => {
+		ctx = await startCloud4Wi({ contacts: 25_000, expiredStatus: status });
+		await runAction(ctx, listSegments); // logs in and stores a token
+		ctx.sb.clearRequests();
+		// The second page of the scroll finds every token expired.
+		ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/organizations/', expireTokens: true, skip: 1 });
+		const { error, json } = await runAction(ctx, listContacts);
+		expect(error).toBeUndefined();
+		expect(json).toHaveLength(25_000);
+		expect(new Set(json.map((c) => c.cid)).size).toBe(25_000);
+		expect(ctx.sb.logins).toBe(2);
+		const pages = ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/organizations/'));
+		expect(pages.map((r) => r.status)).toEqual([200, status, 200, 200]);
+		expect(pages.map((r) => r.query.size)).toEqual(['10000', '10000', '10000', '10000']);
+		expect(pages[0].query.sid).toBeUndefined();
+		expect(pages[1].query.sid).toBeDefined();
+		expect(pages[2].query.sid).toBe(pages[1].query.sid);
+	});
+
+	test('a revoked token is renewed on the next request', async () => {
+		ctx = await startCloud4Wi();
+		const revoke = await runAction(ctx, { resource: 'token', operation: 'revoke' });
+		expect(revoke.json).toEqual([{ revoked: true }]);
+		const { error, json } = await runAction(ctx, listSegments);
+		expect(error).toBeUndefined();
+		expect(json.length).toBe(ctx.sb.data.segments.length);
+		expect(apiCalls(ctx.sb)).toEqual([
+			'POST /v1/sts/logout',
+			`GET /v2/segments/organizations/${ctx.sb.organizationId}`,
+			`GET /v2/segments/organizations/${ctx.sb.organizationId}`,
+		]);
+		expect(ctx.sb.logins).toBe(2);
+	});
+
+	test('a wrong secret fails the node with a clear error that never contains the secret', async () => {
+		const secret = 'wrong-secret-abcdef';
+		ctx = await startCloud4Wi({}, { clientSecret: secret });
+		const result = await runAction(ctx, listSegments);
+		expect(result.error?.message).toMatch(/Cloud4Wi login failed \(HTTP 401\).*client key and secret/);
+		const everything = JSON.stringify({ run: result.run, stored: ctx.store.stored(CREDENTIAL_ID).sessionToken });
+		expect(everything).not.toContain(secret);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	});
+
+	test('with continue on fail, the login error is an item and the token never appears in output', async () => {
+		ctx = await startCloud4Wi();
+		await runAction(ctx, listSegments);
+		const token = String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
+		ctx.sb.setExpiredStatus(403);
+		ctx.sb.addFault({ path: '^/v2/segments/', status: 403, times: 2, body: { message: 'Forbidden: missing scope segments_read' } });
+		const result = await runAction(ctx, listSegments, [{}], { continueOnFail: true });
+		expect(result.json).toEqual([
+			expect.objectContaining({ error: 'Forbidden: missing scope segments_read', httpCode: '403' }),
+		]);
+		expect(String(result.json[0].description)).toMatch(/segments_read/);
+		expect(JSON.stringify(result.run)).not.toContain(token);
+		expect(JSON.stringify(result.run)).not.toContain(ctx.sb.credentials.clientSecret);
+	});
+});

@@ -1,0 +1,83 @@
+/** Shortcuts for tests: a sandbox plus a stored credential, and one-node workflows of the Cloud4Wi nodes. */
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { createSandbox } from '../sandbox';
+import type { Sandbox, SandboxOptions } from '../sandbox';
+import type { RunResult, WorkflowJson } from './engine';
+import { buildWorkflow, CredentialStore, runWorkflow } from './engine';
+
+export const CREDENTIAL_ID = 'cred-1';
+export const ACTION_TYPE = 'n8n-nodes-cloud4wi.cloud4Wi';
+export const TRIGGER_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTrigger';
+
+export interface TestContext {
+	sb: Sandbox;
+	store: CredentialStore;
+}
+
+/** A sandbox and a credential pointing at it (token empty, as a freshly created credential). */
+export async function startCloud4Wi(options: SandboxOptions = {}, credential: IDataObject = {}): Promise<TestContext> {
+	const sb = await createSandbox({ port: 0, ...options });
+	const store = new CredentialStore();
+	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
+		baseUrl: sb.url,
+		clientKey: sb.credentials.clientKey,
+		clientSecret: sb.credentials.clientSecret,
+		organizationId: sb.credentials.organizationId,
+		sessionToken: '',
+		...credential,
+	});
+	return { sb, store };
+}
+
+export function node(name: string, type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
+	return {
+		id: name,
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: type.startsWith('n8n-nodes-cloud4wi') ? { cloud4WiApi: { id: CREDENTIAL_ID, name: 'Cloud4Wi' } } : undefined,
+		...extra,
+	};
+}
+
+/** Start (emitting `items`) -> Cloud4Wi (with `parameters`) -> NoOp. */
+export function actionWorkflow(parameters: INodeParameters, items: IDataObject[] = [{}], extra: Partial<INode> = {}): WorkflowJson {
+	return {
+		nodes: [
+			node('Start', 'test.startItems', { items: JSON.stringify(items) }),
+			node('Cloud4Wi', ACTION_TYPE, parameters, extra),
+			node('Done', 'test.noOp', {}),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Cloud4Wi', type: 'main', index: 0 }]] },
+			Cloud4Wi: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+export interface ActionResult extends RunResult {
+	/** The Cloud4Wi node's output items. */
+	items: INodeExecutionData[];
+	/** Their json. */
+	json: IDataObject[];
+}
+
+/** Runs one Cloud4Wi node through the engine and returns its output. */
+export async function runAction(
+	ctx: TestContext,
+	parameters: INodeParameters,
+	items: IDataObject[] = [{}],
+	extra: Partial<INode> = {},
+): Promise<ActionResult> {
+	const result = await runWorkflow(buildWorkflow(actionWorkflow(parameters, items, extra)), ctx.store);
+	const output = result.output('Cloud4Wi');
+	return { ...result, items: output, json: output.map((i) => i.json) };
+}
+
+/** Requests the sandbox received, without logins, as `METHOD path`. */
+export function apiCalls(sb: Sandbox): string[] {
+	return sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => `${r.method} ${r.path}`);
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+'use strict';
+// Starts the Cloud4Wi sandbox for demos and manual testing:
+//   node test/sandbox/cli.js [--port 8787] [--contacts 500] [--token-ttl 86400] [--expired-status 403] [--seed 1]
+
+const { createSandbox, DEFAULTS } = require('./index');
+
+const USAGE = `Usage: node test/sandbox/cli.js [options]
+  --port <n>             port on 127.0.0.1 (default 8787; 0 = any free port)
+  --contacts <n>         seeded contacts (default ${DEFAULTS.contacts})
+  --events <n>           seeded events (default ${DEFAULTS.events})
+  --token-ttl <seconds>  token lifetime (default ${DEFAULTS.tokenTtlMs / 1000})
+  --expired-status <n>   401 or 403 for an invalid or expired token (default ${DEFAULTS.expiredStatus})
+  --seed <n>             demo data seed (default ${DEFAULTS.seed})
+  --help                 this text`;
+
+// flag -> [option name, conversion from the command-line value]
+const FLAGS = {
+	'--port': ['port', Number],
+	'--contacts': ['contacts', Number],
+	'--events': ['events', Number],
+	'--token-ttl': ['tokenTtlMs', (value) => Number(value) * 1000],
+	'--expired-status': ['expiredStatus', Number],
+	'--seed': ['seed', Number],
+};
+
+function parseArgs(argv) {
+	const options = { port: 8787 };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === '--help' || arg === '-h') {
+			console.log(USAGE);
+			process.exit(0);
+		}
+		const [flag, inline] = arg.split('=', 2);
+		const spec = FLAGS[flag];
+		const value = inline ?? argv[++i];
+		if (!spec || value === undefined) throw new Error(`Unknown or incomplete option: ${arg}\n\n${USAGE}`);
+		const [name, convert] = spec;
+		options[name] = convert(value);
+		if (Number.isNaN(options[name])) throw new Error(`${flag} needs a number, got '${value}'`);
+	}
+	return options;
+}
+
+const ADMIN_ENDPOINTS = [
+	['GET', '/__admin/state', 'counts, logins, clock'],
+	['GET', '/__admin/requests', 'logged API requests'],
+	['DELETE', '/__admin/requests', 'clear the log'],
+	['POST', '/__admin/events', 'inject events: [{ "type": "signup", "visibleAfterMs": 5000 }]'],
+	['POST', '/__admin/faults', 'inject a fault: { "path": "/events", "status": 429, "retryAfter": 2 }'],
+	['DELETE', '/__admin/faults', 'remove all faults'],
+	['POST', '/__admin/tokens/expire', 'expire every issued token'],
+	['POST', '/__admin/expired-status', '{ "status": 401 } or { "status": 403 }'],
+	['GET', '/__admin/clock', 'sandbox time'],
+	['POST', '/__admin/clock', '{ "set": ms | ISO } or { "advance": ms }'],
+];
+
+async function main() {
+	const options = parseArgs(process.argv.slice(2));
+	const sandbox = await createSandbox(options);
+	const { data } = sandbox;
+	console.log(`Cloud4Wi sandbox listening on ${sandbox.url}
+
+  Base URL         ${sandbox.url}
+  Client key       ${sandbox.credentials.clientKey}
+  Client secret    ${sandbox.credentials.clientSecret}
+  Organization id  ${sandbox.organizationId}
+
+  Data: ${data.contacts.length} contacts, ${data.events.length} events, ${data.connections.length} WiFi connections,
+        ${data.hotspots.length} hotspots, ${data.locations.length} locations, ${data.segments.length} segments
+
+Admin endpoints (no auth):
+${ADMIN_ENDPOINTS.map(([method, path, what]) => `  ${method.padEnd(7)}${sandbox.url}${path.padEnd(26)}${what}`).join('\n')}
+
+Press Ctrl+C to stop.`);
+
+	let stopping = false;
+	const stop = async (signal) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`\n${signal}: closing the sandbox`);
+		await sandbox.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop('SIGINT'));
+	process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+	console.error(error.code === 'EADDRINUSE' ? `Port already in use: ${error.message}` : error.message);
+	process.exit(1);
+});

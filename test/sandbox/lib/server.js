@@ -1,0 +1,149 @@
+'use strict';
+// HTTP plumbing: JSON in and out, the request log, injected faults, and the /__admin door.
+
+const http = require('node:http');
+const { HttpError } = require('./params');
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const ADMIN_PREFIX = '/__admin';
+
+function readBody(req) {
+	return new Promise((resolve, reject) => {
+		const chunks = [];
+		let size = 0;
+		req.on('data', (chunk) => {
+			size += chunk.length;
+			if (size > MAX_BODY_BYTES) reject(new HttpError(413, 'Request body too large'));
+			else chunks.push(chunk);
+		});
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+/** Parsed JSON; an unparsable body is kept as text and flagged, and the API answers 409 for it. */
+function parseBody(text) {
+	if (!text.trim()) return { body: undefined, bodyError: false };
+	try {
+		return { body: JSON.parse(text), bodyError: false };
+	} catch {
+		return { body: text, bodyError: true };
+	}
+}
+
+function errorReply(error) {
+	if (error instanceof HttpError) return { status: error.status, headers: error.headers, body: { message: error.message } };
+	return { status: 500, body: { message: `Internal server error: ${error?.message ?? error}` } };
+}
+
+/** Runs a handler and turns whatever it throws into an error reply. */
+async function settle(handler) {
+	try {
+		return await handler();
+	} catch (error) {
+		return errorReply(error);
+	}
+}
+
+/** An injected fault's reply: its body or a { message }, with Retry-After when asked for. */
+function faultReply(fault) {
+	const message = fault.status === 429 ? 'Too many requests: rate limit exceeded' : (http.STATUS_CODES[fault.status] ?? 'Error');
+	return {
+		status: fault.status,
+		headers: fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {},
+		body: fault.body ?? { message },
+	};
+}
+
+/** A reply without a body (logout) is sent with no content at all. */
+function send(res, { status = 200, headers = {}, body }) {
+	if (res.destroyed || res.headersSent) return;
+	const payload = body === undefined ? '' : JSON.stringify(body);
+	res.writeHead(status, {
+		...(body === undefined ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
+		'Content-Length': Buffer.byteLength(payload),
+		...headers,
+	});
+	res.end(payload);
+}
+
+/**
+ * @param state    the sandbox state (clock, requests, faults)
+ * @param dispatch the API: request -> reply
+ * @param admin    the admin door: request -> reply
+ */
+function createHttpServer({ state, dispatch, admin }) {
+	const timers = new Set();
+	const sleep = (ms) =>
+		new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				timers.delete(timer);
+				resolve();
+			}, ms);
+			timers.add(timer);
+		});
+
+	async function serveApi(req, res, request) {
+		const entry = { method: request.method, path: request.pathname, query: request.query, body: request.body };
+		if (request.authorization !== undefined) entry.authorization = request.authorization;
+		Object.assign(entry, { status: 0, at: state.clock.now() }); // status is filled in when the reply goes out
+		state.requests.push(entry);
+
+		const fault = state.faults.take(request.method, request.pathname);
+		if (fault?.expireTokens) state.tokens.expireAll(); // this very request then meets an expired token
+		if (fault?.delayMs) await sleep(fault.delayMs);
+		if (fault?.destroy) {
+			req.socket.destroy(); // the client sees a dropped connection; status stays 0 in the log
+			return;
+		}
+		const reply = fault?.status !== undefined ? faultReply(fault) : await settle(() => dispatch(request));
+		entry.status = reply.status ?? 200;
+		send(res, reply);
+	}
+
+	const server = http.createServer(async (req, res) => {
+		try {
+			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+			const { body, bodyError } = parseBody(await readBody(req));
+			const request = {
+				method: req.method ?? 'GET',
+				pathname: url.pathname,
+				query: Object.fromEntries(url.searchParams),
+				body,
+				bodyError,
+				authorization: req.headers.authorization,
+			};
+			if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+				send(res, await settle(() => admin(request))); // not logged, never faulted
+			} else {
+				await serveApi(req, res, request);
+			}
+		} catch (error) {
+			send(res, errorReply(error));
+		}
+	});
+
+	function listen(port) {
+		return new Promise((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(port, '127.0.0.1', () => {
+				server.off('error', reject);
+				resolve(server.address().port);
+			});
+		});
+	}
+
+	/** Stops pending fault delays and drops keep-alive connections, so close() never hangs. */
+	function close() {
+		for (const timer of timers) clearTimeout(timer);
+		timers.clear();
+		return new Promise((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+	}
+
+	return { server, listen, close };
+}
+
+module.exports = { createHttpServer };

@@ -1,0 +1,246 @@
+/**
+ * The trigger, driven as n8n's scheduler drives it (PollContext + TriggersAndPollers, then a 'trigger'
+ * execution of the workflow), over many polls with events injected between them. The invariant checked
+ * everywhere: the multiset of emitted ids equals the set of matching injected ids.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { Workflow } from 'n8n-workflow';
+
+import type { InjectedEvent } from './sandbox';
+import type { TestContext } from './harness/cloud4wi';
+import { node, startCloud4Wi, TRIGGER_TYPE } from './harness/cloud4wi';
+import { buildWorkflow, pollOnce } from './harness/engine';
+import type { WorkflowJson } from './harness/engine';
+
+const MINUTE = 60_000;
+
+function triggerWorkflow(parameters: INodeParameters): WorkflowJson {
+	return {
+		nodes: [node('Trigger', TRIGGER_TYPE, parameters), node('Done', 'test.noOp', {})],
+		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+	};
+}
+
+interface Injected {
+	id: string;
+	type: string;
+}
+
+/** Emitted event ids of one poll (the items the workflow received), in order. */
+async function poll(ctx: TestContext, workflow: Workflow): Promise<string[]> {
+	const { emitted, run } = await pollOnce(workflow, ctx.store, 'Trigger');
+	if (!emitted) return [];
+	expect(run?.error).toBeUndefined();
+	// What the next node received is exactly what the trigger emitted.
+	expect(run?.output('Done').map((i) => i.json)).toEqual(emitted.map((i) => i.json));
+	return emitted.map((i) => String(((i.json.event ?? i.json) as IDataObject).id));
+}
+
+function inject(ctx: TestContext, events: IDataObject[]): Injected[] {
+	return ctx.sb.injectEvents(events as unknown as InjectedEvent[]).map((e) => ({ id: String(e.event.id), type: String(e.event.type) }));
+}
+
+function ids(events: Injected[], kinds?: string[]): string[] {
+	return events.filter((e) => !kinds || kinds.includes(e.type)).map((e) => e.id);
+}
+
+const sorted = (list: string[]) => [...list].sort();
+
+/** How many event ids the trigger keeps in its static data. */
+function rememberedIds(workflow: Workflow): number {
+	const nodeData = workflow.staticData['node:Trigger'] as IDataObject | undefined;
+	return Object.keys(((nodeData?.state as IDataObject | undefined)?.seen as IDataObject | undefined) ?? {}).length;
+}
+
+describe('Cloud4Wi Trigger', () => {
+	let ctx: TestContext;
+	afterEach(async () => await ctx.sb.close());
+
+	test('first poll only records where to start; then each new signup or visit once, other kinds never', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'] }));
+		expect(await poll(ctx, workflow)).toEqual([]); // history is not replayed
+		const injected = inject(ctx, [
+			{ type: 'signup' }, { type: 'visit' }, { type: 'login' }, { type: 'signup' }, { type: 'click_email' }, { type: 'visit' },
+		]);
+		const first = await poll(ctx, workflow);
+		expect(sorted(first)).toEqual(sorted(ids(injected, ['signup', 'visit'])));
+		ctx.sb.clearRequests();
+		expect(await poll(ctx, workflow)).toEqual([]);
+		// A poll with nothing new costs one request, filtered on the server.
+		expect(ctx.sb.requests).toHaveLength(1);
+		expect(ctx.sb.requests[0]).toMatchObject({
+			method: 'GET',
+			path: `/v1/organizations/${ctx.sb.organizationId}/events`,
+			query: expect.objectContaining({ events: 'signup,visit', sortBy: 'utcTime', enableScroll: 'true', size: '1000' }),
+		});
+	});
+
+	test('events sharing a timestamp across polls are each emitted once, in time order', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: [] }));
+		await poll(ctx, workflow);
+		const at = new Date(ctx.sb.clock.now() + 1000).toISOString();
+		const a = inject(ctx, [{ type: 'signup', createdAt: at }, { type: 'visit', createdAt: at }]);
+		ctx.sb.clock.advance(2000);
+		expect(sorted(await poll(ctx, workflow))).toEqual(sorted(ids(a)));
+		const b = inject(ctx, [{ type: 'login', createdAt: at }, { type: 'signup', createdAt: new Date(ctx.sb.clock.now()).toISOString() }]);
+		const second = await poll(ctx, workflow);
+		expect(second).toEqual(ids(b));
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('an event that becomes visible up to 10 minutes late is still emitted, once', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		await poll(ctx, workflow);
+		const t0 = ctx.sb.clock.now();
+		const late = inject(ctx, [{ type: 'signup', createdAt: new Date(t0 + MINUTE).toISOString(), visibleAfterMs: 9 * MINUTE }]);
+		ctx.sb.clock.advance(5 * MINUTE);
+		const onTime = inject(ctx, [{ type: 'signup', createdAt: new Date(t0 + 4 * MINUTE).toISOString() }]);
+		expect(await poll(ctx, workflow)).toEqual(ids(onTime));
+		ctx.sb.clock.advance(6 * MINUTE); // the late one is visible now, created well before the last one emitted
+		expect(await poll(ctx, workflow)).toEqual(ids(late));
+		ctx.sb.clock.advance(30 * MINUTE);
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('a burst larger than one page is read to the end with the scroll id, nothing twice', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		await poll(ctx, workflow);
+		const base = ctx.sb.clock.now();
+		const burst = inject(ctx, Array.from({ length: 2500 }, (_, i) => ({ type: 'signup', createdAt: new Date(base + i).toISOString() })));
+		ctx.sb.clock.advance(5000);
+		ctx.sb.clearRequests();
+		const emitted = await poll(ctx, workflow);
+		expect(emitted).toEqual(ids(burst)); // all, once, in time order
+		const calls = ctx.sb.requests.filter((r) => r.path.endsWith('/events'));
+		expect(calls).toHaveLength(3);
+		expect(calls[0].query).toMatchObject({ enableScroll: 'true', size: '1000' });
+		expect(calls[1].query).toMatchObject({ scrollId: expect.any(String), size: '1000' });
+		expect(calls[2].query.scrollId).toBeDefined();
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('a failed poll emits nothing and moves nothing; the next poll delivers everything once', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'] }));
+		await poll(ctx, workflow);
+		const base = ctx.sb.clock.now();
+		const events = inject(ctx, Array.from({ length: 1500 }, (_, i) => ({ type: i % 2 ? 'visit' : 'signup', createdAt: new Date(base + i).toISOString() })));
+		ctx.sb.clock.advance(5000);
+		const before = JSON.stringify(workflow.staticData);
+		// The second page keeps failing past the retries.
+		ctx.sb.addFault({ path: '/events$', status: 503, times: 10, retryAfter: 0, skip: 1 });
+		await expect(pollOnce(workflow, ctx.store, 'Trigger')).rejects.toThrow();
+		expect(JSON.stringify(workflow.staticData)).toBe(before);
+		ctx.sb.clearFaults();
+		ctx.sb.addFault({ path: '/events$', status: 429, times: 2, retryAfter: 0 }); // retried within the poll
+		expect(await poll(ctx, workflow)).toEqual(ids(events));
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('after a restart (static data saved and reloaded) the trigger catches up on what happened while it was down', async () => {
+		ctx = await startCloud4Wi();
+		const json = triggerWorkflow({ events: ['visit'] });
+		let workflow = buildWorkflow(json);
+		await poll(ctx, workflow);
+		const a = inject(ctx, [{ type: 'visit' }, { type: 'visit' }]);
+		expect(sorted(await poll(ctx, workflow))).toEqual(sorted(ids(a)));
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		// n8n is down for an hour; events keep coming.
+		ctx.sb.clock.advance(60 * MINUTE);
+		const b = inject(ctx, Array.from({ length: 5 }, (_, i) => ({ type: 'visit', createdAt: new Date(ctx.sb.clock.now() - (50 - i) * MINUTE).toISOString() })));
+		workflow = buildWorkflow(json, saved);
+		expect(await poll(ctx, workflow)).toEqual(ids(b));
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('an expired token between polls is renewed and delivery goes on', async () => {
+		ctx = await startCloud4Wi({ expiredStatus: 403 });
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		await poll(ctx, workflow);
+		ctx.sb.expireTokens();
+		const a = inject(ctx, [{ type: 'signup' }]);
+		expect(await poll(ctx, workflow)).toEqual(ids(a));
+		expect(ctx.sb.logins).toBe(2);
+	});
+
+	test('Fetch Test Event returns the latest matching event and leaves the cursor alone', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		await poll(ctx, workflow);
+		const state = JSON.stringify(workflow.staticData);
+		const a = inject(ctx, [{ type: 'signup', createdAt: new Date(ctx.sb.clock.now() - 1000).toISOString() }, { type: 'login' }]);
+		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger', 'manual');
+		expect(emitted?.map((i) => ((i.json.event as IDataObject).id))).toEqual([a[0].id]);
+		expect(JSON.stringify(workflow.staticData)).toBe(state);
+		expect(await poll(ctx, workflow)).toEqual([a[0].id]);
+	});
+
+	test('locations, Simplify and the contact profile (fetched once per contact per poll)', async () => {
+		ctx = await startCloud4Wi();
+		const [here, there] = ctx.sb.data.locations;
+		const [alice, bob] = ctx.sb.data.contacts;
+		const workflow = buildWorkflow(
+			triggerWorkflow({ events: ['signup', 'visit'], options: { locationIds: [here.id], simplify: true, includeContact: true } }),
+		);
+		await poll(ctx, workflow);
+		const injected = inject(ctx, [
+			{ type: 'signup', customerId: alice.cid, locationId: here.id },
+			{ type: 'visit', customerId: alice.cid, locationId: here.id },
+			{ type: 'visit', customerId: bob.cid, locationId: here.id },
+			{ type: 'visit', customerId: bob.cid, locationId: there.id },
+		]);
+		ctx.sb.clearRequests();
+		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger');
+		const items = (emitted ?? []).map((i) => i.json);
+		expect(sorted(items.map((i) => String(i.id)))).toEqual(sorted(injected.slice(0, 3).map((e) => e.id)));
+		expect(items[0]).toMatchObject({ type: expect.any(String), contactId: expect.any(String), locationId: here.id, createdAt: expect.any(String) });
+		const aliceItem = items.find((i) => i.contactId === alice.cid)!;
+		expect(aliceItem.contact).toMatchObject({ id: alice.cid, email: alice.email, firstName: alice.firstName });
+		const profileCalls = ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/'));
+		expect(sorted(profileCalls.map((r) => r.path))).toEqual(sorted([`/v2/customers/${alice.cid}`, `/v2/customers/${bob.cid}`]));
+	});
+
+	test('over many polls with random events, late arrivals and faults, every matching event arrives exactly once and the state stays small', async () => {
+		ctx = await startCloud4Wi();
+		const kinds = ['signup', 'visit', 'geo_visit'];
+		const workflow = buildWorkflow(triggerWorkflow({ events: kinds }));
+		await poll(ctx, workflow);
+		let seed = 42;
+		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		const all = ['signup', 'visit', 'login', 'geo_visit', 'open_email', 'geo_arriving'];
+		const injected: Injected[] = [];
+		const emitted: string[] = [];
+		let maxSeen = 0;
+		for (let round = 0; round < 40; round++) {
+			const now = ctx.sb.clock.now();
+			const count = Math.floor(random() * 30);
+			injected.push(
+				...inject(ctx, Array.from({ length: count }, () => ({
+					type: all[Math.floor(random() * all.length)],
+					// Some share timestamps, some show up to 10 minutes late.
+					createdAt: new Date(now - Math.floor(random() * 3) * 1000).toISOString(),
+					visibleAfterMs: random() < 0.2 ? Math.floor(random() * 10 * MINUTE) : 0,
+				}))),
+			);
+			if (random() < 0.15) ctx.sb.addFault({ path: '/events$', status: 500, times: 6, retryAfter: 0 });
+			try {
+				emitted.push(...(await poll(ctx, workflow)));
+			} catch {
+				ctx.sb.clearFaults(); // the poll failed; n8n polls again next minute
+			}
+			maxSeen = Math.max(maxSeen, rememberedIds(workflow));
+			ctx.sb.clock.advance(MINUTE);
+		}
+		ctx.sb.clearFaults();
+		ctx.sb.clock.advance(15 * MINUTE);
+		emitted.push(...(await poll(ctx, workflow)));
+		expect(sorted(emitted)).toEqual(sorted(ids(injected, kinds)));
+		expect(new Set(emitted).size).toBe(emitted.length);
+		// Remembered ids cover about ten minutes of events, not the whole history.
+		expect(maxSeen).toBeLessThan(ids(injected, kinds).length / 2);
+	});
+});
