@@ -160,7 +160,8 @@ describe('Cloud4Wi Trigger', () => {
 	test('an expired token between polls is renewed and delivery goes on', async () => {
 		ctx = await startCloud4Wi({ expiredStatus: 403 });
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
-		await poll(ctx, workflow);
+		await poll(ctx, workflow); // activation: no request yet
+		expect(await poll(ctx, workflow)).toEqual([]); // logs in
 		ctx.sb.expireTokens();
 		const a = inject(ctx, [{ type: 'signup' }]);
 		expect(await poll(ctx, workflow)).toEqual(ids(a));
@@ -172,6 +173,7 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
 		await poll(ctx, workflow);
 		const state = JSON.stringify(workflow.staticData);
+		ctx.sb.clock.advance(2000);
 		const a = inject(ctx, [{ type: 'signup', createdAt: new Date(ctx.sb.clock.now() - 1000).toISOString() }, { type: 'login' }]);
 		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger', 'manual');
 		expect(emitted?.map((i) => ((i.json.event as IDataObject).id))).toEqual([a[0].id]);
@@ -209,6 +211,7 @@ describe('Cloud4Wi Trigger', () => {
 		const kinds = ['signup', 'visit', 'geo_visit'];
 		const workflow = buildWorkflow(triggerWorkflow({ events: kinds }));
 		await poll(ctx, workflow);
+		ctx.sb.clock.advance(5000); // nothing below predates activation
 		let seed = 42;
 		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 		const all = ['signup', 'visit', 'login', 'geo_visit', 'open_email', 'geo_arriving'];

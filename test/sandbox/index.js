@@ -102,11 +102,11 @@ async function createSandbox(options = {}) {
 				{ rng, clock, organizationId, contacts, locations: state.data.locations, hotspots: state.data.hotspots, events: state.data.events },
 				specs,
 			),
-		close: () => http.close(),
+		close: () => server.close(),
 	};
 
-	const http = createHttpServer({ state, dispatch: createApi(state), admin: createAdmin(sandbox, state) });
-	const port = await http.listen(config.port);
+	const server = createHttpServer({ state, dispatch: createApi(state), admin: createAdmin(sandbox, state) });
+	const port = await server.listen(config.port);
 	sandbox.url = `http://127.0.0.1:${port}`;
 	return sandbox;
 }

@@ -36,13 +36,13 @@ function tagsField(body) {
 }
 
 /** Body fields in the spec's order, so the first missing one is the one reported. Create requires the first ten. */
-function locationFields(body, { create }) {
-	const required = create;
+function locationFields(body, { creating }) {
+	const required = creating;
 	const fields = {
 		name: stringField(body, 'name', { required }),
-		...(create && { loginProfileId: stringField(body, 'loginProfileId', { required }) }),
+		...(creating && { loginProfileId: stringField(body, 'loginProfileId', { required }) }),
 		timezone: timezoneField(body, required),
-		...(create && {
+		...(creating && {
 			locationProfileId: stringField(body, 'locationProfileId', { required }),
 			welcomePortalId: stringField(body, 'welcomePortalId', { required }),
 		}),
@@ -56,7 +56,7 @@ function locationFields(body, { create }) {
 		categoryName: categoryField(body),
 		tags: tagsField(body),
 	};
-	if (create) {
+	if (creating) {
 		Object.assign(fields, { onNet: boolField(body, 'onNet'), enabled: boolField(body, 'enabled'), organizationPlanId: stringField(body, 'organizationPlanId') });
 	}
 	return fields;
@@ -86,7 +86,7 @@ function get({ state, params }) {
 function create({ state, params, body }) {
 	requireOrganization(state, params.organizationId);
 	requireBodyObject(body);
-	const f = locationFields(body, { create: true });
+	const f = locationFields(body, { creating: true });
 	const known = knownTags(state, params.organizationId);
 	const city = CITIES.find((c) => c.city.toLowerCase() === f.city.toLowerCase());
 	const location = {
@@ -116,7 +116,7 @@ function update({ state, params, body }) {
 	requireOrganization(state, params.organizationId);
 	const location = requireLocation(state, params.locationId, params.organizationId);
 	requireBodyObject(body);
-	const f = locationFields(body, { create: false });
+	const f = locationFields(body, { creating: false });
 	const known = knownTags(state, params.organizationId);
 	for (const [field, value] of Object.entries(f)) {
 		if (value === undefined) continue;

@@ -115,8 +115,6 @@ function toMs(value, fallback) {
 	return parsed.ms;
 }
 
-module.exports = { FILTERABLE_KINDS, EVENT_KINDS, GEO_KINDS, buildEvent, eventTiming, deepMerge, toMs };
-
 /**
  * Adds events as if they had just happened (or at `createdAt`); `visibleAfterMs` delays
  * when the API shows them, like the real service's indexing lag. Validates all before adding any.
@@ -130,23 +128,18 @@ function injectEvents({ rng, clock, organizationId, contacts, locations, hotspot
 		const location = locationId === undefined ? rng.pick(locations) : locations.find((l) => l.id === locationId);
 		if (!location) throw new Error(locationId === undefined ? 'There is no location to place the event in' : `Unknown locationId ${locationId}`);
 		if (customerId === undefined && contacts.count === 0) throw new Error('There is no contact to attach the event to; pass customerId');
-		const contact =
-			customerId === undefined
-				? contacts.peek(rng.skewedIndex(contacts.count))
-				: contacts.indexOf(customerId) >= 0
-					? contacts.peek(contacts.indexOf(customerId))
-					: { cid: customerId, email: null, phone: null }; // unknown contacts are allowed on purpose
+		const index = customerId === undefined ? rng.skewedIndex(contacts.count) : contacts.indexOf(customerId);
+		// Unknown contact ids are allowed on purpose: events can outlive or precede the contact record.
+		const contact = index >= 0 ? contacts.peek(index) : { cid: customerId, email: null, phone: null };
 		const createdAtMs = toMs(createdAt, clock.now());
 		const hotspot = hotspots.find((h) => h.venueId === location.id && !h.deleted);
 		const event = buildEvent({ rng, type, organizationId, contact, location, hotspot, createdAtMs, visibleAt: createdAtMs + visibleAfterMs });
 		// Kind-specific parts (visit, signup, email...) belong inside event{}; everything else merges at the top.
-		const payload = Object.fromEntries(Object.entries(extra).filter(([key]) => PAYLOAD_KEYS.includes(key)));
-		const rest = Object.fromEntries(Object.entries(extra).filter(([key]) => !PAYLOAD_KEYS.includes(key)));
-		deepMerge(event.event, payload);
-		return deepMerge(event, rest);
+		for (const [key, value] of Object.entries(extra)) deepMerge(PAYLOAD_KEYS.includes(key) ? event.event : event, { [key]: value });
+		return event;
 	});
 	events.push(...built);
 	return built;
 }
 
-module.exports.injectEvents = injectEvents;
+module.exports = { FILTERABLE_KINDS, EVENT_KINDS, buildEvent, eventTiming, injectEvents };

@@ -193,4 +193,4 @@ const pick = (record, fields) => Object.fromEntries(fields.map((f) => [f, record
 const publicLocation = (location) => pick(location, LOCATION_FIELDS);
 const publicHotspot = (hotspot) => pick(hotspot, HOTSPOT_FIELDS);
 
-module.exports = { seedData, publicLocation, publicHotspot, macAddress };
+module.exports = { seedData, publicLocation, publicHotspot };

@@ -30,9 +30,9 @@ class Rng {
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	}
 
-	/** An integer in [min, max], both inclusive. */
-	int(min, max) {
-		return min + floor(this.next() * (max - min + 1));
+	/** An integer in [low, high], both inclusive. */
+	int(low, high) {
+		return low + floor(this.next() * (high - low + 1));
 	}
 
 	chance(probability) {
