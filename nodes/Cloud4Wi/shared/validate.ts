@@ -84,7 +84,7 @@ export function toIsoInstant(value: unknown, timeZone: string): string | undefin
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
 	if (!ISO_DATE_TIME.test(text)) return undefined;
-	if (DATE_ONLY.test(text) && !isDateOnly(text)) return undefined;
+	if (!isDateOnly(text.slice(0, 10))) return undefined; // Date.parse would roll 02-30 over into March
 	const normalized = text.replace(' ', 'T');
 	if (HAS_ZONE.test(normalized)) {
 		const ms = Date.parse(normalized);

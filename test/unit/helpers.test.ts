@@ -1,0 +1,149 @@
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+import { kindFilter } from '../../nodes/Cloud4Wi/shared/events';
+import { recordsOf } from '../../nodes/Cloud4Wi/shared/paginate';
+import { simplifyContact, simplifyEvent } from '../../nodes/Cloud4Wi/shared/simplify';
+import { apiPath } from '../../nodes/Cloud4Wi/shared/transport';
+import { isCountryCode, isDateOnly, isE164, isTimezone, toIsoInstant } from '../../nodes/Cloud4Wi/shared/validate';
+
+describe('input checks', () => {
+	test.each([
+		['+393331234567', true],
+		['+14155552671', true],
+		['393331234567', false],
+		['+0393331234', false],
+		['+39 333 1234567', false],
+		['+1234', false],
+	])('E.164 %s → %s', (value, ok) => expect(isE164(value)).toBe(ok));
+
+	test.each([
+		['IT', true],
+		['US', true],
+		['GB', true],
+		['XX', false],
+		['UK', false],
+		['it', false],
+		['ITA', false],
+	])('country %s → %s', (value, ok) => expect(isCountryCode(value)).toBe(ok));
+
+	test.each([
+		['Europe/Rome', true],
+		['America/Argentina/Salta', true],
+		['America/Port-au-Prince', true],
+		['CET', false],
+		['UTC', false],
+		['Mars/Base', false],
+		['Europe/', false],
+	])('time zone %s → %s', (value, ok) => expect(isTimezone(value)).toBe(ok));
+
+	test.each([
+		['2024-02-29', true],
+		['2023-02-29', false],
+		['2024-13-01', false],
+		['2024-1-01', false],
+		['01/02/2024', false],
+	])('YYYY-MM-DD %s → %s', (value, ok) => expect(isDateOnly(value)).toBe(ok));
+});
+
+describe('toIsoInstant', () => {
+	test('keeps instants with an offset, in UTC', () => {
+		expect(toIsoInstant('2025-03-01T10:00:00+02:00', 'Europe/Rome')).toBe('2025-03-01T08:00:00.000Z');
+		expect(toIsoInstant('2025-03-01T10:00:00Z', 'America/New_York')).toBe('2025-03-01T10:00:00.000Z');
+	});
+
+	test('reads a value without offset in the workflow time zone, across DST', () => {
+		expect(toIsoInstant('2025-01-15T09:30:00', 'Europe/Rome')).toBe('2025-01-15T08:30:00.000Z');
+		expect(toIsoInstant('2025-07-15T09:30:00', 'Europe/Rome')).toBe('2025-07-15T07:30:00.000Z');
+		expect(toIsoInstant('2025-07-15', 'America/New_York')).toBe('2025-07-15T04:00:00.000Z');
+	});
+
+	test('accepts Luxon-like and Date values from expressions', () => {
+		expect(toIsoInstant({ toISO: () => '2025-03-01T10:00:00.000Z' }, 'UTC')).toBe('2025-03-01T10:00:00.000Z');
+		expect(toIsoInstant(new Date('2025-03-01T10:00:00Z'), 'UTC')).toBe('2025-03-01T10:00:00.000Z');
+	});
+
+	test.each(['yesterday', '2025-02-30', '2025-02-30T10:00:00Z', '2025-03-01T25:00:00', '', 12, '1/3/2025'])('rejects %p', (value) => {
+		expect(toIsoInstant(value, 'Europe/Rome')).toBeUndefined();
+	});
+});
+
+describe('apiPath', () => {
+	test('encodes every id so none can change the route', () => {
+		expect(apiPath`/v2/customers/${'a b/../x?y#z'}/otp`).toBe('/v2/customers/a%20b%2F..%2Fx%3Fy%23z/otp');
+		expect(apiPath`/v1/organizations/${'o1'}/locations/${'l1'}`).toBe('/v1/organizations/o1/locations/l1');
+	});
+});
+
+describe('recordsOf', () => {
+	test('the named array, else the first array of an undocumented answer, else none', () => {
+		expect(recordsOf({ generated: 'x', customers: [{ cid: '1' }] }, 'customers')).toEqual([{ cid: '1' }]);
+		expect(recordsOf({ generated: 'x', items: [{ id: 1 }] }, 'devices')).toEqual([{ id: 1 }]);
+		expect(recordsOf({ generated: 'x' }, 'devices')).toEqual([]);
+	});
+});
+
+describe('kindFilter', () => {
+	test('filterable kinds go to the server and are checked here too', () => {
+		const filter = kindFilter(['signup', 'visit']);
+		expect(filter.query).toBe('signup,visit');
+		expect(filter.keep({ event: { type: 'visit' } })).toBe(true);
+		expect(filter.keep({ event: { type: 'login' } })).toBe(false);
+		expect(filter.keep({ type: 'signup' })).toBe(true);
+	});
+
+	test('a kind the server cannot filter sends no filter, and filters here', () => {
+		const filter = kindFilter(['signup', 'geo_visit']);
+		expect(filter.query).toBeUndefined();
+		expect(filter.keep({ event: { type: 'geo_visit' } })).toBe(true);
+		expect(filter.keep({ event: { type: 'visit' } })).toBe(false);
+	});
+
+	test('no kinds means all', () => {
+		expect(kindFilter([]).query).toBeUndefined();
+		expect(kindFilter([]).keep({ event: { type: 'arriving' } })).toBe(true);
+	});
+});
+
+describe('Simplify', () => {
+	test('a contact becomes flat: opt-ins as booleans, custom opt-ins by title, segment names', () => {
+		const flat = simplifyContact({
+			cid: 'c1',
+			firstName: 'Ada',
+			email: 'ada@example.com',
+			policies: [
+				{ name: 'privacy', accepted: true },
+				{ name: 'mktgCommunications', accepted: false },
+				{ name: 'customs.Newsletter', accepted: true },
+			],
+			segments: [{ cid: 's1', name: 'Regulars' }],
+		});
+		expect(flat).toMatchObject({
+			id: 'c1',
+			firstName: 'Ada',
+			email: 'ada@example.com',
+			privacy: true,
+			marketingOptIn: false,
+			termsOfUse: null,
+			customOptIns: { Newsletter: true },
+			segments: ['Regulars'],
+		});
+	});
+
+	test('a live event becomes who, what, where and when', () => {
+		const flat = simplifyEvent({
+			organizationId: 'o1',
+			customerId: 'c1',
+			event: { type: 'visit', id: 'e1l', visit: { duration: 3600 } },
+			where: { locationId: 'l1', locationName: 'Milano Centrale' },
+			when: { createdAt: '2025-03-01T10:00:00.000Z', createdAtLocal: '2025-03-01T11:00:00', timezone: 'Europe/Rome' },
+		});
+		expect(flat).toMatchObject({
+			id: 'e1l',
+			type: 'visit',
+			contactId: 'c1',
+			locationId: 'l1',
+			locationName: 'Milano Centrale',
+			createdAt: '2025-03-01T10:00:00.000Z',
+			visitDuration: 3600,
+		});
+	});
+});
