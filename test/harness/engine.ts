@@ -6,7 +6,15 @@
  * run as n8n's CLI runs them (login when the token is empty or refused, token written back to the store).
  */
 import { Container } from '@n8n/di';
-import { ExecuteContext, ExecutionLifecycleHooks, PollContext, RoutingNode, TriggersAndPollers, WorkflowExecute } from 'n8n-core';
+import {
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	PollContext,
+	RoutingNode,
+	TriggersAndPollers,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -388,4 +396,21 @@ export async function testCredential(
 		return { status: 'Error', message: error.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/** Runs a node's loadOptions or listSearch method as the editor does when a dropdown opens. */
+export async function loadOptionsOf(
+	store: CredentialStore,
+	node: INode,
+	method: string,
+	filter?: string,
+): Promise<unknown> {
+	const workflow = buildWorkflow({ nodes: [node], connections: {} });
+	const hooks = new ExecutionLifecycleHooks('internal', 'options-1', { id: 'wf', name: 'wf' } as IWorkflowBase);
+	const additionalData = additionalDataFor(store, hooks);
+	(additionalData as { currentNodeParameters?: INode['parameters'] }).currentNodeParameters = node.parameters;
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	const methods = nodeTypeMap[node.type].methods as Record<string, Record<string, (this: unknown, f?: string) => Promise<unknown>>>;
+	const fn = methods.loadOptions?.[method] ?? methods.listSearch?.[method];
+	return await fn.call(context, filter);
 }

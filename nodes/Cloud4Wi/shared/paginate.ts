@@ -5,6 +5,8 @@ import { cloud4WiApiRequest } from './transport';
 
 /** The largest page the API allows; Return All uses it so N records cost ceil(N / 10,000) requests. */
 export const MAX_PAGE_SIZE = 10_000;
+/** `limit`/`offset` lists (hotspots) document no maximum; 1,000 is a page such lists commonly accept. */
+export const MAX_OFFSET_PAGE_SIZE = 1_000;
 
 /** How an endpoint pages. */
 export type Paging =
@@ -77,7 +79,8 @@ export async function fetchRecords(
 ): Promise<IDataObject[]> {
 	const wanted = max ?? Number.POSITIVE_INFINITY;
 	const collected: IDataObject[] = [];
-	for await (const { records } of pagesOf.call(this, req, recordsKey, paging, Math.min(wanted, MAX_PAGE_SIZE))) {
+	const largest = paging.style === 'offset' ? MAX_OFFSET_PAGE_SIZE : MAX_PAGE_SIZE;
+	for await (const { records } of pagesOf.call(this, req, recordsKey, paging, Math.min(wanted, largest))) {
 		collected.push(...records.slice(0, wanted - collected.length));
 		if (collected.length >= wanted) break;
 	}

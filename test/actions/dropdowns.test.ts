@@ -1,0 +1,49 @@
+/** The dynamic dropdowns: locations, segments and hotspots loaded from the API for the chosen organization. */
+import type { TestContext } from '../harness/cloud4wi';
+import { ACTION_TYPE, node, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { loadOptionsOf } from '../harness/engine';
+
+describe('dropdowns', () => {
+	let ctx: TestContext;
+	beforeAll(async () => (ctx = await startCloud4Wi({ hotspots: 30 })));
+	afterAll(async () => await ctx.sb.close());
+	beforeEach(() => ctx.sb.clearRequests());
+
+	const action = (parameters = {}) => node('Cloud4Wi', ACTION_TYPE, { resource: 'contact', operation: 'getAll', ...parameters });
+
+	test('locations, sorted by name, for the credential default organization', async () => {
+		const options = (await loadOptionsOf(ctx.store, action(), 'getLocations')) as Array<{ name: string; value: string }>;
+		const expected = ctx.sb.data.locations.map((l) => l.name).sort((a, b) => a.localeCompare(b));
+		expect(options.map((o) => o.name)).toEqual(expected);
+		expect(options.every((o) => ctx.sb.data.locations.some((l) => l.id === o.value))).toBe(true);
+		expect(ctx.sb.requests.filter((r) => !r.path.includes('/sts/')).map((r) => r.path)).toEqual([
+			`/v1/organizations/${ctx.sb.organizationId}/locations`,
+		]);
+	});
+
+	test('segments and hotspots; hotspots read in pages', async () => {
+		const segments = (await loadOptionsOf(ctx.store, action(), 'getSegments')) as Array<{ value: string }>;
+		expect(segments.map((s) => s.value).sort()).toEqual(ctx.sb.data.segments.map((s) => s.id).sort());
+		const hotspots = (await loadOptionsOf(ctx.store, action(), 'getHotspots')) as Array<{ value: string }>;
+		const live = ctx.sb.data.hotspots.filter((h) => !h.deleted);
+		expect(hotspots).toHaveLength(live.length);
+		const hotspotCall = ctx.sb.requests.find((r) => r.path.startsWith('/v3/hotspots/organizations/'))!;
+		expect(hotspotCall.query).toMatchObject({ limit: '1000', offset: '0' });
+	});
+
+	test('the organization typed in the node wins over the credential default', async () => {
+		await expect(loadOptionsOf(ctx.store, action({ organizationId: 'other-org' }), 'getLocations')).rejects.toThrow(/other-org/);
+		expect(ctx.sb.requests.at(-1)?.path).toBe('/v1/organizations/other-org/locations');
+	});
+
+	test('searchable location list filters by name, and the trigger offers locations too', async () => {
+		const [first] = ctx.sb.data.locations;
+		const fragment = first.name.slice(0, 5).toLowerCase();
+		const { results } = (await loadOptionsOf(ctx.store, action(), 'searchLocations', fragment)) as { results: Array<{ name: string }> };
+		expect(results.length).toBeGreaterThan(0);
+		expect(results.every((r) => r.name.toLowerCase().includes(fragment))).toBe(true);
+		const trigger = node('Trigger', TRIGGER_TYPE, { events: [] });
+		const options = (await loadOptionsOf(ctx.store, trigger, 'getLocations')) as unknown[];
+		expect(options).toHaveLength(ctx.sb.data.locations.length);
+	});
+});
