@@ -4,10 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './paginate';
 
 /** Every check here runs before a request is built, so a bad item never reaches the service. */
-export class InputError extends NodeOperationError {
-	constructor(node: INode, field: string, problem: string, itemIndex: number, description?: string) {
-		super(node, `${field}: ${problem}`, { itemIndex, description });
-	}
+export function inputError(node: INode, field: string, problem: string, itemIndex: number, description?: string) {
+	return new NodeOperationError(node, `${field}: ${problem}`, { itemIndex, description });
 }
 
 // ISO 3166-1 alpha-2, officially assigned codes.
@@ -104,7 +102,7 @@ export class ItemInput {
 	) {}
 
 	private fail(field: string, problem: string, description?: string): never {
-		throw new InputError(this.ctx.getNode(), field, problem, this.itemIndex, description);
+		throw inputError(this.ctx.getNode(), field, problem, this.itemIndex, description);
 	}
 
 	/** A parameter's raw value; resource locators give their value, so a plain ID string works too. */

@@ -70,7 +70,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		addressAsLocation,
 	};
 	const mac = input.string('macAddress');
-	if (mac) body.macAddress = input.macAddress(mac, 'MAC Address');
+	// The check accepts AABBCCDDEEFF and mixed separators; the API wants one separator, so send AA:BB:CC:DD:EE:FF.
+	if (mac) body.macAddress = input.macAddress(mac, 'MAC Address').replace(/[:-]/g, '').toUpperCase().replace(/(..)(?!$)/g, '$1:');
 	if (!addressAsLocation) {
 		const typed = Object.fromEntries(['country', 'address', 'city', 'state', 'zip'].map((name) => [name, input.string(name)]));
 		putAddress(input, typed, body, true);

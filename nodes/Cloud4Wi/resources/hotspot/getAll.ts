@@ -18,8 +18,8 @@ export const description = updateDisplayOptions({ show: { resource: ['hotspot'],
 		options: [
 			{ displayName: 'Created After', name: 'creationDateStart', type: 'string', default: '', placeholder: 'YYYY-MM-DD', description: 'Only hotspots created after this date' },
 			{ displayName: 'Created Before', name: 'creationDateStop', type: 'string', default: '', placeholder: 'YYYY-MM-DD', description: 'Only hotspots created before this date' },
+			{ displayName: 'Deleted', name: 'deleted', type: 'boolean', default: true, description: 'Whether to return deleted hotspots instead of live ones (the API lists one or the other)' },
 			{ displayName: 'Hotspot Identifier', name: 'hotspotIdentifier', type: 'string', default: '' },
-			{ displayName: 'Include Deleted', name: 'deleted', type: 'boolean', default: true, description: 'Whether to return deleted hotspots' },
 			{
 				displayName: 'Location Name or ID',
 				name: 'venueId',

@@ -43,7 +43,12 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const organizationId = await input.organizationId();
 	const required: IDataObject = {};
 	for (const [name, label] of REQUIRED) required[name] = input.required(input.raw(name, ''), label);
-	const body: IDataObject = {};
+	// The profile and portal ids exist only on create, so putOptional (shared with update) does not copy them.
+	const body: IDataObject = {
+		loginProfileId: required.loginProfileId,
+		locationProfileId: required.locationProfileId,
+		welcomePortalId: required.welcomePortalId,
+	};
 	putOptional(input, { ...input.collection('additionalFields'), ...required }, body, '');
 
 	const { body: answer } = await cloud4WiApiRequest.call(this, {

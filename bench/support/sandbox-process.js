@@ -1,0 +1,35 @@
+'use strict';
+// The sandbox in a child process, so the bench process's memory is n8n's and the node's alone.
+// Started by remote.ts with the sandbox options as JSON in argv[2]; driven over IPC.
+
+const { createSandbox } = require('../../test/sandbox');
+
+async function main() {
+	const sb = await createSandbox(JSON.parse(process.argv[2] ?? '{}'));
+	const ops = {
+		/** `count` events of the given kinds (round robin), createdAt = startMs + i * stepMs. */
+		inject: ({ count, types, startMs, stepMs = 0 }) => {
+			const specs = Array.from({ length: count }, (_, i) => ({ type: types[i % types.length], createdAt: startMs + i * stepMs }));
+			return sb.injectEvents(specs).length;
+		},
+		now: () => sb.clock.now(),
+		advance: ({ ms }) => sb.clock.advance(ms),
+		requests: () => sb.requests.map(({ method, path, status, query }) => ({ method, path, status, query })),
+		clearRequests: () => sb.clearRequests(),
+		logins: () => sb.logins,
+	};
+	process.on('message', ({ id, op, args }) => {
+		try {
+			process.send({ id, result: ops[op](args ?? {}) });
+		} catch (error) {
+			process.send({ id, error: String(error?.stack ?? error) });
+		}
+	});
+	process.on('disconnect', () => void sb.close().then(() => process.exit(0)));
+	process.send({ ready: { url: sb.url, credentials: sb.credentials, organizationId: sb.organizationId } });
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,198 @@
+'use strict';
+// The trigger phase of scripts/e2e-n8n.sh: injects event batches through the sandbox's admin door and checks
+// what reached the sink. The trigger under test listens for signup and visit only.
+//
+//   node e2e/trigger-events.js inject <sandbox-url> <a|b> <dir>
+//       POSTs batch a or b to /__admin/events and writes <dir>/batch-<a|b>.json (what was injected, with ids).
+//   node e2e/trigger-events.js check <dir> <stage> [previous-logins]
+//       stage 1: after the first poll that followed batch a; 2: after the poll that followed batch b and
+//       the token expiry; final: after the late event became visible and was polled. Reads <dir>/batch-*.json,
+//       <dir>/sink.bodies (one JSON body per line), <dir>/requests-<stage>.json and <dir>/state-<stage>.json.
+//       Prints one "PASS name: detail" / "FAIL name: reason" line per check.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const WANTED = ['signup', 'visit'];
+/** The late event becomes visible to the API this long after it was created (it must arrive all the same). */
+const LATE_MS = 70_000;
+
+async function admin(url, method, route, body) {
+	const response = await fetch(`${url}${route}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} ${route}: HTTP ${response.status} ${text}`);
+	return JSON.parse(text);
+}
+
+const readJson = (file, fallback) => {
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8'));
+	} catch {
+		return fallback;
+	}
+};
+
+async function inject(url, batch, dir) {
+	const { now } = await admin(url, 'GET', '/__admin/clock');
+	let specs;
+	let shared;
+	if (batch === 'a') {
+		// Two wanted events and one unwanted share one createdAt to the millisecond.
+		shared = new Date(now).toISOString();
+		specs = [
+			{ type: 'signup' },
+			{ type: 'visit' },
+			{ type: 'login' },
+			{ type: 'promo' },
+			{ type: 'click_email' },
+			{ type: 'geo_visit' },
+			{ type: 'signup', createdAt: shared },
+			{ type: 'visit', createdAt: shared },
+			{ type: 'login', createdAt: shared },
+			{ type: 'signup', visibleAfterMs: LATE_MS, late: true },
+		];
+	} else if (batch === 'b') {
+		// Injected a poll later; the last one carries the createdAt of batch a's pair, so it is "old" when it
+		// appears: only a trigger that looks back (and keeps ids, not a time cursor) gets it once.
+		shared = readJson(path.join(dir, 'batch-a.json'), {}).sharedCreatedAt;
+		if (!shared) throw new Error('batch b needs batch-a.json');
+		specs = [{ type: 'signup' }, { type: 'visit' }, { type: 'login' }, { type: 'send_sms' }, { type: 'visit', createdAt: shared, backdated: true }];
+	} else {
+		throw new Error(`unknown batch ${batch}`);
+	}
+	const body = specs.map(({ late, backdated, ...spec }) => spec);
+	const { events } = await admin(url, 'POST', '/__admin/events', body);
+	if (!Array.isArray(events) || events.length !== specs.length) throw new Error(`injected ${events?.length} events, sent ${specs.length}`);
+	const record = {
+		batch,
+		injectedAt: now,
+		sharedCreatedAt: shared,
+		events: events.map((event, i) => {
+			const createdAt = Date.parse(event.when.createdAt);
+			return {
+				id: event.event.id,
+				type: event.event.type,
+				createdAt: event.when.createdAt,
+				visibleAt: createdAt + (specs[i].visibleAfterMs ?? 0),
+				wanted: WANTED.includes(event.event.type),
+				late: Boolean(specs[i].late),
+				backdated: Boolean(specs[i].backdated),
+			};
+		}),
+	};
+	fs.writeFileSync(path.join(dir, `batch-${batch}.json`), `${JSON.stringify(record, null, 2)}\n`);
+	const summary = record.events.map((e) => `${e.type}${e.late ? '(late)' : ''}${e.backdated ? '(backdated)' : ''}${e.createdAt === shared && !e.backdated ? '(shared createdAt)' : ''}`);
+	console.log(`batch ${batch}: ${summary.join(', ')}`);
+	// For the caller: when the late event becomes visible (ms), so it can wait for a poll after that.
+	const late = record.events.find((e) => e.late);
+	if (late) fs.writeFileSync(path.join(dir, 'late-visible-at'), String(late.visibleAt));
+}
+
+function check(dir, stage, previousLogins) {
+	let passed = 0;
+	let failed = 0;
+	const report = (name, problems, detail) => {
+		if (problems.length === 0) {
+			passed++;
+			console.log(`PASS ${name}${detail ? `: ${detail}` : ''}`);
+		} else {
+			failed++;
+			console.log(`FAIL ${name}: ${problems.join('; ')}`);
+		}
+	};
+	const label = { 1: 'first poll after batch a', 2: 'poll after token expiry + batch b', final: 'final poll' }[stage] ?? stage;
+
+	const injected = ['a', 'b'].flatMap((b) => readJson(path.join(dir, `batch-${b}.json`), { events: [] }).events);
+	const byId = new Map(injected.map((e) => [e.id, e]));
+	const bodies = fs.existsSync(path.join(dir, 'sink.bodies'))
+		? fs.readFileSync(path.join(dir, 'sink.bodies'), 'utf8').split('\n').filter(Boolean)
+		: [];
+	const delivered = [];
+	const malformed = [];
+	for (const line of bodies) {
+		try {
+			delivered.push(JSON.parse(line));
+		} catch {
+			malformed.push(line.slice(0, 80));
+		}
+	}
+	const ids = delivered.map((d) => d?.event?.id);
+
+	const requiredNow = injected.filter((e) => e.wanted && (stage === 'final' || !e.late));
+	const optional = new Set(injected.filter((e) => e.wanted && e.late && stage !== 'final').map((e) => e.id));
+	const counts = new Map();
+	for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+
+	// 1. every wanted event so far arrived
+	const missing = requiredNow.filter((e) => !counts.has(e.id)).map((e) => `${e.type} ${e.id}${e.late ? ' (late)' : ''}${e.backdated ? ' (backdated)' : ''}`);
+	report(`trigger ${label}: every signup/visit injected so far arrived`, missing.length ? [`missing ${missing.join(', ')}`] : [], `${requiredNow.length} expected, ${new Set(ids).size} distinct delivered`);
+
+	// 2. nothing else arrived
+	const unexpected = [...counts.keys()].filter((id) => !requiredNow.some((e) => e.id === id) && !optional.has(id));
+	const describe = (id) => {
+		const e = byId.get(id);
+		return e ? `${e.type} ${id}` : `unknown ${id}`;
+	};
+	const problems = [];
+	if (unexpected.length) problems.push(`unexpected ${unexpected.map(describe).join(', ')}`);
+	if (malformed.length) problems.push(`bodies that are not JSON: ${malformed.join(' | ')}`);
+	const kinds = [...new Set(delivered.map((d) => d?.event?.type))];
+	report(`trigger ${label}: no other kinds arrived (login, promo, click_email, geo_visit, send_sms)`, problems, `kinds delivered: ${kinds.join(', ') || 'none'}`);
+
+	// 3. each once
+	const duplicates = [...counts.entries()].filter(([, n]) => n > 1).map(([id, n]) => `${describe(id)} x${n}`);
+	report(`trigger ${label}: each event delivered once`, duplicates.length ? [`duplicates ${duplicates.join(', ')}`] : [], `${ids.length} bodies, ${counts.size} distinct`);
+
+	// 4. shape of what arrived (the live event as the API sends it)
+	if (stage === 1 || stage === '1') {
+		const bad = delivered.filter((d) => !(d?.event?.id && d?.event?.type && d?.when?.createdAt && d?.customerId));
+		report('trigger output items are whole events (customerId, event.id, event.type, when.createdAt)', bad.length ? [`${bad.length} bodies lack them, e.g. ${JSON.stringify(bad[0]).slice(0, 160)}`] : [], `${delivered.length} bodies checked`);
+	}
+
+	// 5. requests and logins during this stage
+	const requests = readJson(path.join(dir, `requests-${stage}.json`), { requests: [] }).requests ?? [];
+	const state = readJson(path.join(dir, `state-${stage}.json`), {});
+	const eventReads = requests.filter((r) => r.method === 'GET' && /\/v1\/organizations\/[^/]+\/events$/.test(r.path));
+	const logins = requests.filter((r) => r.method === 'POST' && r.path === '/v1/sts/login/services');
+	const sequence = requests.map((r) => `${r.method} ${r.path.replace(/^\/v1\/organizations\/[^/]+/, '/v1/organizations/{org}')} ${r.status}`);
+	if (String(stage) === '2') {
+		const p = [];
+		const refused = sequence.findIndex((s) => /^GET \/v1\/organizations\/\{org\}\/events (401|403)$/.test(s));
+		const login = sequence.findIndex((s, i) => i > refused && s === 'POST /v1/sts/login/services 200');
+		const retried = sequence.findIndex((s, i) => i > login && s === 'GET /v1/organizations/{org}/events 200');
+		if (refused < 0 || login < 0 || retried < 0) p.push(`expected events read refused -> login -> events read 200, saw [${sequence.join(', ')}]`);
+		if (previousLogins !== undefined && state.logins !== previousLogins + 1) p.push(`logins went from ${previousLogins} to ${state.logins}, expected exactly one more`);
+		report('trigger after token expiry: refused once, logged in once, delivery went on', p, `[${sequence.join(', ')}]`);
+	} else {
+		const p = [];
+		if (logins.length) p.push(`${logins.length} logins: the stored token should have been reused`);
+		if (previousLogins !== undefined && state.logins !== previousLogins) p.push(`logins went from ${previousLogins} to ${state.logins}`);
+		const filtered = eventReads.every((r) => r.query?.events === WANTED.join(',') && r.query?.dateStart);
+		if (!eventReads.length) p.push('no events read in this stage');
+		else if (!filtered) p.push(`event reads without the kind filter or dateStart: ${JSON.stringify(eventReads[0].query)}`);
+		const failedReads = requests.filter((r) => r.status >= 400 || r.status === 0).map((r) => `${r.method} ${r.path} ${r.status}`);
+		if (failedReads.length) p.push(`failed requests: ${failedReads.join(', ')}`);
+		report(
+			`trigger ${label}: stored token reused (no login), kinds filtered by the server`,
+			p,
+			`${eventReads.length} event reads with events=${WANTED.join(',')}, ${requests.length} requests`,
+		);
+	}
+	console.error(`check-trigger ${stage}: ${passed} passed, ${failed} failed`);
+}
+
+async function main() {
+	const [command, ...args] = process.argv.slice(2);
+	if (command === 'inject' && args.length === 3) return await inject(args[0], args[1], args[2]);
+	if (command === 'check' && args.length >= 2) return check(args[0], args[1], args[2] === undefined ? undefined : Number(args[2]));
+	console.error('usage: node e2e/trigger-events.js inject <sandbox-url> <a|b> <dir> | check <dir> <1|2|final> [previous-logins]');
+	process.exit(2);
+}
+
+main().catch((error) => {
+	console.error(`trigger-events: ${error.message}`);
+	process.exit(1);
+});

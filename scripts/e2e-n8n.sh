@@ -1,0 +1,374 @@
+#!/usr/bin/env bash
+# End-to-end check of the package in a real n8n, installed the way users install community packages,
+# against the local Cloud4Wi sandbox (test/sandbox). Usage: bash scripts/e2e-n8n.sh
+#
+#  1. Node 24 (scripts/node24.sh); n8n 2.40.7 in .tools/n8n (installed once, then reused); `npm pack` of
+#     this package, `npm install <tarball>` into <N8N_USER_FOLDER>/.n8n/nodes.
+#  2. The sandbox on a free loopback port.
+#  3. A cloud4WiApi credential pointing at it (e2e/credential.template.json), imported with the n8n CLI.
+#  4. Action workflows (e2e/workflows/actions/*.json, every operation of the node) run with `n8n execute`;
+#     e2e/check-actions.js checks their output and the requests the sandbox saw.
+#  5. The trigger workflow (e2e/workflows/trigger.json: Cloud4Wi Trigger -> HTTP Request to a sink,
+#     e2e/sink.js) is published and run by `n8n start`; events are injected through the sandbox's admin
+#     door between polls (e2e/trigger-events.js), tokens are expired on the way.
+#
+# Prints PASS/FAIL per check, the time of each phase and a closing "N passed, M failed" line; exits 0 only
+# when every check passed. Everything runs on 127.0.0.1, every wait is bounded, and the processes it starts
+# are stopped on exit. Work files stay in .e2e/run for a look afterwards.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+N8N_VERSION=2.40.7
+N8N_HOME="$ROOT/.tools/n8n"
+N8N_BIN="$N8N_HOME/node_modules/.bin/n8n"
+RUN="$ROOT/.e2e/run"
+POLL_WAIT_S=80 # a poll comes every minute; a little slack
+
+PASSED=0
+FAILED=0
+TIMINGS=()
+PIDS=() # processes started here, stopped on exit (each is its own process group: started with setsid)
+
+pass() { PASSED=$((PASSED + 1)); echo "PASS $*"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $*"; }
+info() { echo "     $*"; }
+# Counts the PASS/FAIL lines a helper prints, echoing them.
+tally() {
+	local line
+	while IFS= read -r line; do
+		echo "$line"
+		case "$line" in
+			PASS*) PASSED=$((PASSED + 1)) ;;
+			FAIL*) FAILED=$((FAILED + 1)) ;;
+		esac
+	done
+}
+
+now_s() { echo "${EPOCHREALTIME/,/.}"; }
+PHASE=""
+PHASE_START=""
+phase() {
+	phase_end
+	PHASE="$1"
+	PHASE_START="$(now_s)"
+	echo
+	echo "== $PHASE"
+}
+phase_end() {
+	if [[ -n "$PHASE" ]]; then
+		TIMINGS+=("$(printf '%-44s %7.1f s' "$PHASE" "$(echo "$(now_s) - $PHASE_START" | bc)")")
+		PHASE=""
+	fi
+}
+
+stop_pid() {
+	local pid="$1"
+	kill -0 "$pid" 2>/dev/null || return 0
+	kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+	for _ in $(seq 1 40); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.25
+	done
+	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+}
+cleanup() {
+	local pid
+	for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+	PIDS=()
+}
+summary_and_exit() {
+	phase_end
+	cleanup
+	echo
+	echo "== timings"
+	local t
+	for t in "${TIMINGS[@]}"; do echo "   $t"; done
+	echo "   work files: $RUN"
+	echo
+	echo "$PASSED passed, $FAILED failed"
+	if ((FAILED == 0 && PASSED > 0)); then exit 0; fi
+	exit 1
+}
+abort() {
+	fail "$*"
+	echo "     (stopping: the remaining checks need this step)"
+	summary_and_exit
+}
+trap cleanup EXIT
+trap 'echo "interrupted"; summary_and_exit' INT TERM
+
+free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+# Starts a command in its own process group, output to a file; sets STARTED_PID.
+start_bg() {
+	local log="$1"
+	shift
+	setsid "$@" >"$log" 2>&1 </dev/null &
+	STARTED_PID=$!
+	PIDS+=("$STARTED_PID")
+}
+admin() { curl -sS --max-time 10 -X "$1" "$SANDBOX_URL$2" "${@:3}"; }
+tail_of() { sed 's/\x1b\[[0-9;]*m//g' "$1" 2>/dev/null | tail -n "${2:-15}" | sed 's/^/     | /'; }
+
+for tool in curl bc setsid; do
+	command -v "$tool" >/dev/null || {
+		echo "needs $tool"
+		exit 1
+	}
+done
+rm -rf "$RUN"
+mkdir -p "$RUN/actions" "$RUN/trigger"
+export N8N_USER_FOLDER="$RUN/home"
+NODES_DIR="$N8N_USER_FOLDER/.n8n/nodes"
+
+# ------------------------------------------------------------------------------------------------
+phase "1a. Node 24"
+# shellcheck source=scripts/node24.sh
+source "$ROOT/scripts/node24.sh" >"$RUN/node24.log" 2>&1 || {
+	tail_of "$RUN/node24.log"
+	abort "Node 24 (scripts/node24.sh)"
+}
+[[ "$(node --version)" == v24.* ]] || abort "Node 24 first on PATH (got $(node --version))"
+pass "Node 24 first on PATH: $(node --version)"
+
+phase "1b. n8n $N8N_VERSION in .tools/n8n"
+n8n_ready() {
+	[[ "$(node -p "require('$N8N_HOME/node_modules/n8n/package.json').version" 2>/dev/null)" == "$N8N_VERSION" ]] &&
+		(cd "$N8N_HOME" && node -e "require('sqlite3')") >/dev/null 2>&1
+}
+if n8n_ready; then
+	info "cached (already installed)"
+else
+	info "installing n8n@$N8N_VERSION (a few minutes; logs in $RUN/n8n-install.log)"
+	mkdir -p "$N8N_HOME"
+	# linkedom pinned: the version n8n asks for does not install here. Install scripts off: a Kafka native
+	# build fails offline and nothing else needs one, but sqlite3 must be built against Node 24's headers.
+	cat >"$N8N_HOME/package.json" <<EOF
+{ "private": true, "name": "n8n-e2e-host", "dependencies": { "n8n": "$N8N_VERSION" }, "overrides": { "linkedom": "0.18.12" } }
+EOF
+	(cd "$N8N_HOME" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error &&
+		npm rebuild sqlite3) >"$RUN/n8n-install.log" 2>&1
+	n8n_ready || {
+		tail_of "$RUN/n8n-install.log" 25
+		abort "install n8n@$N8N_VERSION"
+	}
+fi
+pass "n8n $("$N8N_BIN" --version 2>/dev/null | tail -n 1) with a working sqlite3 for Node 24"
+
+phase "1c. npm pack, npm install <tarball> into the user folder's nodes dir"
+(cd "$ROOT" && npm pack --pack-destination "$RUN") >"$RUN/pack.log" 2>&1
+TARBALL="$(ls "$RUN"/n8n-nodes-cloud4wi-*.tgz 2>/dev/null | head -n 1)"
+[[ -n "$TARBALL" ]] || {
+	tail_of "$RUN/pack.log" 25
+	abort "npm pack (prepack builds the package)"
+}
+pass "npm pack: $(basename "$TARBALL") ($(tar -tzf "$TARBALL" | wc -l) files)"
+mkdir -p "$NODES_DIR"
+echo '{ "name": "installed-nodes", "private": true, "dependencies": {} }' >"$NODES_DIR/package.json"
+(cd "$NODES_DIR" && npm install --no-audit --no-fund --loglevel=error "$TARBALL") >"$RUN/nodes-install.log" 2>&1
+INSTALLED="$NODES_DIR/node_modules/n8n-nodes-cloud4wi"
+if [[ -f "$INSTALLED/package.json" ]] &&
+	node -e 'const p=require(process.argv[1]+"/package.json");const fs=require("fs");const f=[...p.n8n.nodes,...p.n8n.credentials];for(const x of f)if(!fs.existsSync(process.argv[1]+"/"+x))throw new Error("missing "+x);' "$INSTALLED"; then
+	pass "installed in $NODES_DIR/node_modules (every file package.json names for n8n is there)"
+else
+	tail_of "$RUN/nodes-install.log"
+	abort "npm install of the tarball into $NODES_DIR"
+fi
+PEER="$(node -p "require('$NODES_DIR/node_modules/n8n-workflow/package.json').version" 2>/dev/null || echo none)"
+info "npm also installed the peer dependency n8n-workflow $PEER next to it (n8n itself runs $(node -p "require('$N8N_HOME/node_modules/n8n-workflow/package.json').version"))"
+
+# ------------------------------------------------------------------------------------------------
+phase "2. sandbox"
+start_bg "$RUN/sandbox.log" node "$ROOT/test/sandbox/cli.js" --port 0 --contacts 60
+SANDBOX_PID=$STARTED_PID
+SANDBOX_URL=""
+for _ in $(seq 1 60); do
+	SANDBOX_URL="$(grep -o 'Base URL *http://127\.0\.0\.1:[0-9]*' "$RUN/sandbox.log" 2>/dev/null | grep -o 'http.*' | head -n 1)"
+	[[ -n "$SANDBOX_URL" ]] && break
+	kill -0 "$SANDBOX_PID" 2>/dev/null || break
+	sleep 0.25
+done
+[[ -n "$SANDBOX_URL" ]] || {
+	tail_of "$RUN/sandbox.log"
+	abort "start the sandbox (node test/sandbox/cli.js --port 0)"
+}
+field() { sed -n "s/^ *$1  *//p" "$RUN/sandbox.log" | head -n 1; }
+CLIENT_KEY="$(field 'Client key')"
+CLIENT_SECRET="$(field 'Client secret')"
+ORGANIZATION_ID="$(field 'Organization id')"
+[[ -n "$CLIENT_KEY" && -n "$CLIENT_SECRET" && -n "$ORGANIZATION_ID" ]] || abort "read the demo credentials from the sandbox's output"
+admin GET /__admin/state >"$RUN/state-boot.json" || abort "sandbox admin door at $SANDBOX_URL"
+pass "sandbox at $SANDBOX_URL (organization $ORGANIZATION_ID)"
+
+# ------------------------------------------------------------------------------------------------
+phase "3. n8n user folder: credential and workflows"
+export N8N_ENCRYPTION_KEY="e2e-fixed-encryption-key-not-secret"
+export DB_TYPE=sqlite
+export N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false N8N_TEMPLATES_ENABLED=false
+export N8N_PERSONALIZATION_ENABLED=false N8N_HIRING_BANNER_ENABLED=false
+export N8N_LISTEN_ADDRESS=127.0.0.1 N8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1
+export N8N_RUNNERS_BROKER_PORT="$(free_port)"
+export N8N_LOG_OUTPUT=console N8N_LOG_LEVEL=info
+export GENERIC_TIMEZONE=UTC
+export N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false
+n8n_cli() { timeout 180 "$N8N_BIN" "$@"; }
+
+node "$ROOT/e2e/fill-template.js" "$ROOT/e2e/credential.template.json" "$RUN/credential.json" \
+	BASE_URL="$SANDBOX_URL" CLIENT_KEY="$CLIENT_KEY" CLIENT_SECRET="$CLIENT_SECRET" ORGANIZATION_ID="$ORGANIZATION_ID" ||
+	abort "fill the credential template"
+if n8n_cli import:credentials --input="$RUN/credential.json" >"$RUN/import-credentials.log" 2>&1 &&
+	grep -q 'Successfully imported 1 credential' "$RUN/import-credentials.log"; then
+	pass "n8n import:credentials: cloud4WiApi credential (base URL $SANDBOX_URL, empty session token)"
+else
+	tail_of "$RUN/import-credentials.log"
+	abort "n8n import:credentials"
+fi
+WORKFLOW_COUNT=$(ls "$ROOT"/e2e/workflows/actions/*.json | wc -l)
+if n8n_cli import:workflow --separate --input="$ROOT/e2e/workflows/actions" >"$RUN/import-workflows.log" 2>&1 &&
+	grep -q "Successfully imported $WORKFLOW_COUNT workflows" "$RUN/import-workflows.log"; then
+	pass "n8n import:workflow: $WORKFLOW_COUNT action workflows"
+else
+	tail_of "$RUN/import-workflows.log"
+	abort "n8n import:workflow"
+fi
+
+# ------------------------------------------------------------------------------------------------
+phase "4a. action workflows (n8n execute, one process each)"
+A="$RUN/actions"
+admin GET /__admin/state >"$A/state-start.json"
+for file in "$ROOT"/e2e/workflows/actions/*.json; do
+	key="$(basename "$file" .json)"
+	id="$(node -p "require('$file').id")"
+	[[ "$key" == *token-revoke* ]] && admin GET /__admin/state >"$A/state-before-revoke.json"
+	admin DELETE /__admin/requests >/dev/null
+	t0="$(now_s)"
+	n8n_cli execute --id "$id" --rawOutput >"$A/$key.out" 2>"$A/$key.err"
+	echo $? >"$A/$key.rc"
+	admin GET /__admin/requests >"$A/$key.requests.json"
+	info "$(printf '%-28s exit %s  %5.1f s  %3s requests' "$key" "$(cat "$A/$key.rc")" "$(echo "$(now_s) - $t0" | bc)" \
+		"$(node -p "require('$A/$key.requests.json').count")")"
+done
+admin GET /__admin/state >"$A/state-end.json"
+n8n_cli export:credentials --all --decrypted --output="$A/credentials.json" >"$A/export-credentials.log" 2>&1
+
+phase "4b. action checks"
+tally < <(node "$ROOT/e2e/check-actions.js" "$A" 2>"$A/check.err")
+[[ -s "$A/check.err" ]] && grep -v '^check-actions:' "$A/check.err" | sed 's/^/     ! /'
+
+# ------------------------------------------------------------------------------------------------
+phase "5a. trigger: sink, publish, n8n start"
+T="$RUN/trigger"
+start_bg "$T/sink.log" node "$ROOT/e2e/sink.js" "$T/sink.bodies" "$T/sink.port"
+for _ in $(seq 1 40); do
+	[[ -s "$T/sink.port" ]] && break
+	sleep 0.25
+done
+[[ -s "$T/sink.port" ]] || abort "start the sink (e2e/sink.js)"
+SINK_URL="http://127.0.0.1:$(cat "$T/sink.port")/cloud4wi-event"
+node "$ROOT/e2e/fill-template.js" "$ROOT/e2e/workflows/trigger.json" "$T/trigger.json" SINK_URL="$SINK_URL" || abort "fill the trigger workflow"
+TRIGGER_ID="$(node -p "require('$T/trigger.json').id")"
+TRIGGER_NAME="$(node -p "require('$T/trigger.json').name")"
+if n8n_cli import:workflow --input="$T/trigger.json" >"$T/import.log" 2>&1 &&
+	n8n_cli publish:workflow --id="$TRIGGER_ID" >"$T/publish.log" 2>&1; then
+	pass "trigger workflow imported and published (Cloud4Wi Trigger [signup, visit], every minute -> HTTP Request POST $SINK_URL)"
+else
+	tail_of "$T/import.log"
+	tail_of "$T/publish.log"
+	abort "import/publish the trigger workflow"
+fi
+
+admin DELETE /__admin/requests >/dev/null
+admin GET /__admin/state >"$T/state-0.json"
+N8N_LOG="$T/n8n.log"
+N8N_PORT="$(free_port)"
+# Debug logs: n8n names each poll there ("Poll trigger initiated"), which is how the waits below see them.
+start_bg "$N8N_LOG" env N8N_PORT="$N8N_PORT" N8N_LOG_LEVEL=debug "$N8N_BIN" start
+N8N_PID=$STARTED_PID
+clean_log() { sed 's/\x1b\[[0-9;]*m//g' "$N8N_LOG" 2>/dev/null; }
+poll_count() { clean_log | grep -c "Poll trigger initiated for workflow \"$TRIGGER_NAME\""; }
+t0="$(now_s)"
+ACTIVATED=""
+for _ in $(seq 1 240); do
+	if clean_log | grep -q "Activated trigger node \"Cloud4Wi Trigger\""; then
+		ACTIVATED=yes
+		break
+	fi
+	clean_log | grep -qi "problem activating\|activation error" && break
+	kill -0 "$N8N_PID" 2>/dev/null || break
+	sleep 0.5
+done
+if [[ -n "$ACTIVATED" ]]; then
+	CRON="$(clean_log | grep -o '"cron": "[^"]*"' | head -n 1)"
+	pass "n8n start: the trigger workflow is active after $(printf '%.1f' "$(echo "$(now_s) - $t0" | bc)") s (first poll done; schedule $CRON)"
+	curl -sf --max-time 5 "http://127.0.0.1:$N8N_PORT/healthz/readiness" >/dev/null && info "n8n ready on http://127.0.0.1:$N8N_PORT"
+else
+	clean_log | grep -i "error\|activat" | tail -n 20 | sed 's/^/     | /'
+	abort "n8n start activates the trigger workflow (log: $N8N_LOG)"
+fi
+
+# Waits for a poll that starts after this call (bounded), then for its execution to reach the sink.
+wait_poll() {
+	local before deadline prev cur
+	before=$(poll_count)
+	deadline=$((SECONDS + POLL_WAIT_S))
+	while ((SECONDS < deadline)) && (($(poll_count) <= before)); do
+		kill -0 "$N8N_PID" 2>/dev/null || return 1
+		sleep 1
+	done
+	(($(poll_count) > before)) || return 1
+	POLL_AT_MS=$(date +%s%3N)
+	sleep 4
+	prev=-1
+	deadline=$((SECONDS + 30))
+	while ((SECONDS < deadline)); do
+		cur=$(wc -l <"$T/sink.bodies")
+		[[ "$cur" == "$prev" ]] && break
+		prev=$cur
+		sleep 2
+	done
+	return 0
+}
+snapshot() {
+	admin GET /__admin/requests >"$T/requests-$1.json"
+	admin GET /__admin/state >"$T/state-$1.json"
+	admin DELETE /__admin/requests >/dev/null
+}
+logins_of() { node -p "require('$T/state-$1.json').logins"; }
+TRIGGER_CHECKS="$T/checks.err"
+
+phase "5b. trigger: batch a, then the next poll"
+node "$ROOT/e2e/trigger-events.js" inject "$SANDBOX_URL" a "$T" | sed 's/^/     /' || abort "inject batch a"
+wait_poll || abort "a poll within $POLL_WAIT_S s after batch a"
+info "poll at $(date -u -d "@${POLL_AT_MS:0:10}" +%T); sink has $(wc -l <"$T/sink.bodies") bodies"
+snapshot 1
+tally < <(node "$ROOT/e2e/trigger-events.js" check "$T" 1 "$(logins_of 0)" 2>>"$TRIGGER_CHECKS")
+
+phase "5c. trigger: expire tokens, batch b, the next poll"
+admin POST /__admin/tokens/expire >"$T/expire.json"
+info "tokens expired: $(cat "$T/expire.json")"
+node "$ROOT/e2e/trigger-events.js" inject "$SANDBOX_URL" b "$T" | sed 's/^/     /' || abort "inject batch b"
+wait_poll || abort "a poll within $POLL_WAIT_S s after batch b"
+info "poll at $(date -u -d "@${POLL_AT_MS:0:10}" +%T); sink has $(wc -l <"$T/sink.bodies") bodies"
+snapshot 2
+tally < <(node "$ROOT/e2e/trigger-events.js" check "$T" 2 "$(logins_of 1)" 2>>"$TRIGGER_CHECKS")
+
+phase "5d. trigger: a poll after the late event became visible"
+LATE_AT=$(cat "$T/late-visible-at" 2>/dev/null || echo 0)
+for _ in 1 2 3; do
+	wait_poll || abort "a poll within $POLL_WAIT_S s"
+	info "poll at $(date -u -d "@${POLL_AT_MS:0:10}" +%T); sink has $(wc -l <"$T/sink.bodies") bodies"
+	((POLL_AT_MS > LATE_AT + 1000)) && break
+done
+snapshot final
+tally < <(node "$ROOT/e2e/trigger-events.js" check "$T" final "$(logins_of 2)" 2>>"$TRIGGER_CHECKS")
+
+# Errors n8n logged about the trigger workflow (failed polls, failed executions).
+TRIGGER_ERRORS="$(clean_log | grep -E '^\S+\s+(error|warn)\s' | grep -iE "cloud4wi|$TRIGGER_ID|$TRIGGER_NAME|poll" | grep -v 'api\.n8n\.io' | head -n 10)"
+if [[ -z "$TRIGGER_ERRORS" ]]; then
+	pass "n8n logged no error or warning about the trigger workflow ($(poll_count) polls)"
+else
+	fail "n8n logged errors about the trigger workflow:"
+	echo "$TRIGGER_ERRORS" | cut -c1-300 | sed 's/^/     | /'
+fi
+
+summary_and_exit

@@ -1,0 +1,215 @@
+/**
+ * Segment Get Many and Token Revoke, run through n8n's engine against the sandbox: the requests the sandbox
+ * received and the items the node returned.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { LoggedRequest } from '../sandbox';
+import type { ActionResult, TestContext } from '../harness/cloud4wi';
+import { apiCalls, CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
+
+type Call = Pick<LoggedRequest, 'method' | 'path' | 'query' | 'body'>;
+
+/** What the sandbox received, logins left out. */
+function calls(ctx: TestContext): Call[] {
+	return ctx.sb.requests
+		.filter((r) => !r.path.startsWith('/v1/sts/login'))
+		.map(({ method, path, query, body }) => ({ method, path, query, body }));
+}
+
+function failure(result: ActionResult) {
+	expect(result.error).toBeDefined();
+	const { name, message, description, httpCode } = result.error!;
+	return { name, message, description, httpCode };
+}
+
+/** Input checks throw InputError, a NodeOperationError subclass that n8n records under its own class name. */
+const OPERATION_ERROR = /^(NodeOperationError|InputError)$/;
+
+const segments = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'segment', operation: 'getAll', ...extra });
+const revoke: INodeParameters = { resource: 'token', operation: 'revoke' };
+
+describe('segment Get Many', () => {
+	let ctx: TestContext;
+	let path: string;
+	beforeAll(async () => {
+		ctx = await startCloud4Wi();
+		path = `/v2/segments/organizations/${ctx.sb.organizationId}`;
+	});
+	afterAll(async () => await ctx.sb.close());
+	beforeEach(() => {
+		ctx.sb.clearFaults();
+		ctx.sb.clearRequests();
+	});
+
+	test('Return All lists the segments of the credential organization, records as sent', async () => {
+		const result = await runAction(ctx, segments({ returnAll: true }));
+		expect(result.error).toBeUndefined();
+		expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+		expect(result.json).toEqual(ctx.sb.data.segments);
+		expect(result.json).toHaveLength(6);
+		expect(result.json[0]).toEqual({
+			id: expect.any(String),
+			name: expect.any(String),
+			description: expect.any(String),
+			lastRun: expect.any(String),
+			created: expect.any(String),
+			modified: expect.any(String),
+			segmentStatus: expect.any(String),
+			audience: expect.any(Number),
+		});
+		expect(result.items.map((i) => i.pairedItem)).toEqual(result.json.map(() => ({ item: 0 })));
+	});
+
+	test('Limit keeps the first segments of the one answer (the endpoint has no size)', async () => {
+		const result = await runAction(ctx, segments({ limit: 2 }));
+		expect(result.error).toBeUndefined();
+		expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+		expect(result.json).toEqual(ctx.sb.data.segments.slice(0, 2));
+	});
+
+	test('an organization typed in the node (plain string) wins over the credential default', async () => {
+		const saved = ctx.store.stored(CREDENTIAL_ID);
+		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...saved, organizationId: 'org-of-credential' });
+		try {
+			const result = await runAction(ctx, segments({ organizationId: ctx.sb.organizationId, returnAll: true }));
+			expect(result.error).toBeUndefined();
+			expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+			expect(result.json).toEqual(ctx.sb.data.segments);
+		} finally {
+			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), organizationId: saved.organizationId });
+		}
+	});
+
+	test('an organization given as a resource locator value works the same', async () => {
+		const result = await runAction(ctx, segments({ organizationId: { __rl: true, mode: 'id', value: ctx.sb.organizationId }, limit: 3 }));
+		expect(result.error).toBeUndefined();
+		expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+		expect(result.json).toEqual(ctx.sb.data.segments.slice(0, 3));
+	});
+
+	test('an unknown organization is a 404 NodeApiError naming it', async () => {
+		const result = await runAction(ctx, segments({ organizationId: 'org-unknown', returnAll: true }));
+		expect(failure(result)).toEqual({
+			name: 'NodeApiError',
+			message: 'Organization not found: org-unknown',
+			description: 'Cloud4Wi has no organization "org-unknown". Check the ID.',
+			httpCode: '404',
+		});
+		expect(apiCalls(ctx.sb)).toEqual(['GET /v2/segments/organizations/org-unknown']);
+	});
+
+	test('a 5xx is retried (a read) and the list then comes back', async () => {
+		ctx.sb.addFault({ path: '^/v2/segments/', status: 500, retryAfter: 0 });
+		const result = await runAction(ctx, segments({ returnAll: true }));
+		expect(result.error).toBeUndefined();
+		expect(ctx.sb.requests.filter((r) => r.path === path).map((r) => r.status)).toEqual([500, 200]);
+		expect(result.json).toEqual(ctx.sb.data.segments);
+	});
+
+	test.each<[string, INodeParameters, string]>([
+		['an organization ID with "/"', segments({ organizationId: 'org/../x', returnAll: true }), 'Organization ID: "org/../x" contains "/", "?" or "#", which no Cloud4Wi ID has'],
+		['limit 0', segments({ limit: 0 }), 'Limit: must be a whole number from 1 to 10000, got "0"'],
+		['limit 10001', segments({ limit: 10_001 }), 'Limit: must be a whole number from 1 to 10000, got "10001"'],
+	])('input check: %s fails the item and sends nothing', async (_label, parameters, message) => {
+		const result = await runAction(ctx, parameters);
+		expect(failure(result)).toMatchObject({ name: expect.stringMatching(OPERATION_ERROR), message });
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	});
+
+	test('input check: no organization in the node nor in the credential', async () => {
+		const saved = ctx.store.stored(CREDENTIAL_ID);
+		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...saved, organizationId: '' });
+		try {
+			const result = await runAction(ctx, segments({ returnAll: true }));
+			expect(failure(result)).toEqual({
+				name: expect.stringMatching(OPERATION_ERROR),
+				message: 'Organization ID: is empty, and the Cloud4Wi credential has no default organization',
+				description: 'Enter the organization ID here or set a default organization ID in the credential.',
+				httpCode: undefined,
+			});
+			expect(apiCalls(ctx.sb)).toEqual([]);
+		} finally {
+			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), organizationId: saved.organizationId });
+		}
+	});
+
+	test('organizations from an expression: one request per item, errors as items with Continue On Fail, pairing kept', async () => {
+		const org = ctx.sb.organizationId;
+		const result = await runAction(ctx, segments({ organizationId: '={{ $json.org }}', limit: 1 }), [{ org }, { org: 'org-unknown' }, { org }], {
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(apiCalls(ctx.sb)).toEqual([`GET ${path}`, 'GET /v2/segments/organizations/org-unknown', `GET ${path}`]);
+		expect(result.json).toEqual([
+			ctx.sb.data.segments[0],
+			{ error: 'Organization not found: org-unknown', description: 'Cloud4Wi has no organization "org-unknown". Check the ID.', httpCode: '404' },
+			ctx.sb.data.segments[0],
+		]);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
+describe('token Revoke', () => {
+	let ctx: TestContext;
+	beforeEach(async () => {
+		ctx = await startCloud4Wi();
+	});
+	afterEach(async () => await ctx.sb.close());
+
+	test('logs out the stored token; the next operation logs in again', async () => {
+		await runAction(ctx, segments({ limit: 1 })); // logs in and stores a token
+		const token = String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
+		expect(ctx.sb.logins).toBe(1);
+		ctx.sb.clearRequests();
+
+		const result = await runAction(ctx, revoke);
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([{ revoked: true }]);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
+		expect(calls(ctx)).toEqual([{ method: 'POST', path: '/v1/sts/logout', query: {}, body: undefined }]);
+		expect(ctx.sb.requests.map((r) => [r.path, r.authorization, r.status])).toEqual([['/v1/sts/logout', `Bearer ${token}`, 200]]);
+		expect(ctx.sb.logins).toBe(1);
+
+		ctx.sb.clearRequests();
+		const next = await runAction(ctx, segments({ limit: 2 }));
+		expect(next.error).toBeUndefined();
+		expect(next.json).toEqual(ctx.sb.data.segments.slice(0, 2));
+		expect(ctx.sb.logins).toBe(2);
+		expect(ctx.store.logins).toBe(2);
+		const fresh = String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
+		expect(fresh).not.toBe(token);
+		// The revoked token is refused once, then the request goes again with the new one.
+		expect(ctx.sb.requests.map((r) => [r.method, r.path, r.status, r.authorization])).toEqual([
+			['GET', `/v2/segments/organizations/${ctx.sb.organizationId}`, 403, `Bearer ${token}`],
+			['POST', '/v1/sts/login/services', 200, undefined],
+			['GET', `/v2/segments/organizations/${ctx.sb.organizationId}`, 200, `Bearer ${fresh}`],
+		]);
+	});
+
+	test('a 5xx from logout is a NodeApiError, and logout (a write) is not retried', async () => {
+		ctx.sb.addFault({ path: '^/v1/sts/logout$', status: 500, times: 3 });
+		const result = await runAction(ctx, revoke);
+		expect(failure(result)).toEqual({
+			name: 'NodeApiError',
+			message: 'Internal Server Error',
+			description: 'Cloud4Wi had an internal error. Try again later.',
+			httpCode: '500',
+		});
+		expect(apiCalls(ctx.sb)).toEqual(['POST /v1/sts/logout']);
+	});
+
+	test('a token that already expired is renewed and the new one revoked, so the credential ends without a live token', async () => {
+		await runAction(ctx, segments({ limit: 1 }));
+		ctx.sb.expireTokens();
+		ctx.sb.clearRequests();
+		const result = await runAction(ctx, revoke);
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([{ revoked: true }]);
+		expect(ctx.sb.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /v1/sts/logout 401',
+			'POST /v1/sts/login/services 200',
+			'POST /v1/sts/logout 200',
+		]);
+	});
+});
