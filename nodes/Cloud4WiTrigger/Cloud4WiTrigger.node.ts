@@ -9,7 +9,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { EVENT_KIND_OPTIONS } from '../Cloud4Wi/shared/constants';
-import { byDisplayName } from '../Cloud4Wi/shared/descriptions';
+import { byDisplayName, organizationIdField } from '../Cloud4Wi/shared/descriptions';
 import { eventId, kindFilter } from '../Cloud4Wi/shared/events';
 import { loadOptions } from '../Cloud4Wi/shared/methods';
 import { pagesOf } from '../Cloud4Wi/shared/paginate';
@@ -54,14 +54,7 @@ export class Cloud4WiTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'cloud4WiApi', required: true }],
 		properties: [
-			{
-				displayName: 'Organization ID',
-				name: 'organizationId',
-				type: 'string',
-				default: '',
-				placeholder: 'Leave empty to use the credential default',
-				description: "ID of the Cloud4Wi organization. Leave empty to use the credential's default organization.",
-			},
+			organizationIdField,
 			{
 				displayName: 'Events',
 				name: 'events',
@@ -129,7 +122,9 @@ export class Cloud4WiTrigger implements INodeType {
 		const startedAt = Date.now();
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const kinds = (this.getNodeParameter('events', []) as string[]).map(String);
-		const locations = new Set(((options.locationIds as string[] | undefined) ?? []).map(String));
+		const chosen = options.locationIds;
+		// From the dropdown a list; from an expression possibly a comma-separated string.
+		const locations = new Set((Array.isArray(chosen) ? chosen : String(chosen ?? '').split(',')).map((l) => String(l).trim()).filter(Boolean));
 		const filter = kindFilter(kinds);
 		const wanted = (e: IDataObject) =>
 			filter.keep(e) && (locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
