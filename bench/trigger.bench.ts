@@ -78,6 +78,7 @@ describe('Trigger poll', () => {
 				cpu.push(measured.cpuMs);
 			}
 			const requests = apiRequests(await ctx.sb.requests()).length;
+			expect(requests).toBe(IDLE_POLLS);
 			const idle = {
 				polls: IDLE_POLLS,
 				medianMs: round(median(times), 1),
@@ -116,9 +117,11 @@ describe('Trigger poll', () => {
 				const measured = await measure(() => poll(ctx, workflow));
 				expect(measured.value).toBe(burst);
 				const { value: _emitted, ...numbers } = measured;
+				const requests = apiRequests(await ctx.sb.requests()).length;
+				expect(requests).toBe(burst / 1000 + 1); // pages of 1,000, and an empty one to learn it was the last
 				after.push({
 					...numbers,
-					requests: apiRequests(await ctx.sb.requests()).length,
+					requests,
 					stateBytes: staticDataBytes(workflow),
 					remembered: rememberedIds(workflow),
 				});

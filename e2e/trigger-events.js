@@ -2,13 +2,14 @@
 // The trigger phase of scripts/e2e-n8n.sh: injects event batches through the sandbox's admin door and checks
 // what reached the sink. The trigger under test listens for signup and visit only.
 //
-//   node e2e/trigger-events.js inject <sandbox-url> <a|b> <dir>
-//       POSTs batch a or b to /__admin/events and writes <dir>/batch-<a|b>.json (what was injected, with ids).
+//   node e2e/trigger-events.js inject <sandbox-url> <a|b|c> <dir>
+//       POSTs a batch to /__admin/events and writes <dir>/batch-<a|b|c>.json (what was injected, with ids).
 //   node e2e/trigger-events.js check <dir> <stage> [previous-logins]
 //       stage 1: after the first poll that followed batch a; 2: after the poll that followed batch b and
-//       the token expiry; final: after the late event became visible and was polled. Reads <dir>/batch-*.json,
-//       <dir>/sink.bodies (one JSON body per line), <dir>/requests-<stage>.json and <dir>/state-<stage>.json.
-//       Prints one "PASS name: detail" / "FAIL name: reason" line per check.
+//       the token expiry; final: after the late event became visible and was polled; restart: after n8n
+//       was stopped, batch c injected and n8n started again; restart-poll: one poll later. Reads
+//       <dir>/batch-*.json, <dir>/sink.bodies (one JSON body per line), <dir>/requests-<stage>.json and
+//       <dir>/state-<stage>.json. Prints one "PASS name: detail" / "FAIL name: reason" line per check.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -60,6 +61,9 @@ async function inject(url, batch, dir) {
 		shared = readJson(path.join(dir, 'batch-a.json'), {}).sharedCreatedAt;
 		if (!shared) throw new Error('batch b needs batch-a.json');
 		specs = [{ type: 'signup' }, { type: 'visit' }, { type: 'login' }, { type: 'send_sms' }, { type: 'visit', createdAt: shared, backdated: true }];
+	} else if (batch === 'c') {
+		// Created while n8n is stopped.
+		specs = [{ type: 'signup' }, { type: 'visit' }, { type: 'login' }];
 	} else {
 		throw new Error(`unknown batch ${batch}`);
 	}
@@ -103,9 +107,17 @@ function check(dir, stage, previousLogins) {
 			console.log(`FAIL ${name}: ${problems.join('; ')}`);
 		}
 	};
-	const label = { 1: 'first poll after batch a', 2: 'poll after token expiry + batch b', final: 'final poll' }[stage] ?? stage;
+	const label =
+		{
+			1: 'first poll after batch a',
+			2: 'poll after token expiry + batch b',
+			final: 'poll after the late event showed',
+			restart: 'restart (batch c made while n8n was down)',
+			'restart-poll': 'first poll after the restart',
+		}[stage] ?? stage;
+	const lateDue = !['1', '2'].includes(String(stage));
 
-	const injected = ['a', 'b'].flatMap((b) => readJson(path.join(dir, `batch-${b}.json`), { events: [] }).events);
+	const injected = ['a', 'b', 'c'].flatMap((b) => readJson(path.join(dir, `batch-${b}.json`), { events: [] }).events);
 	const byId = new Map(injected.map((e) => [e.id, e]));
 	const bodies = fs.existsSync(path.join(dir, 'sink.bodies'))
 		? fs.readFileSync(path.join(dir, 'sink.bodies'), 'utf8').split('\n').filter(Boolean)
@@ -121,8 +133,8 @@ function check(dir, stage, previousLogins) {
 	}
 	const ids = delivered.map((d) => d?.event?.id);
 
-	const requiredNow = injected.filter((e) => e.wanted && (stage === 'final' || !e.late));
-	const optional = new Set(injected.filter((e) => e.wanted && e.late && stage !== 'final').map((e) => e.id));
+	const requiredNow = injected.filter((e) => e.wanted && (lateDue || !e.late));
+	const optional = new Set(injected.filter((e) => e.wanted && e.late && !lateDue).map((e) => e.id));
 	const counts = new Map();
 	for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
 
@@ -140,14 +152,14 @@ function check(dir, stage, previousLogins) {
 	if (unexpected.length) problems.push(`unexpected ${unexpected.map(describe).join(', ')}`);
 	if (malformed.length) problems.push(`bodies that are not JSON: ${malformed.join(' | ')}`);
 	const kinds = [...new Set(delivered.map((d) => d?.event?.type))];
-	report(`trigger ${label}: no other kinds arrived (login, promo, click_email, geo_visit, send_sms)`, problems, `kinds delivered: ${kinds.join(', ') || 'none'}`);
+	report(`trigger ${label}: nothing else arrived (no login, promo, click_email, geo_visit, send_sms)`, problems, `kinds delivered: ${kinds.join(', ') || 'none'}`);
 
 	// 3. each once
 	const duplicates = [...counts.entries()].filter(([, n]) => n > 1).map(([id, n]) => `${describe(id)} x${n}`);
 	report(`trigger ${label}: each event delivered once`, duplicates.length ? [`duplicates ${duplicates.join(', ')}`] : [], `${ids.length} bodies, ${counts.size} distinct`);
 
 	// 4. shape of what arrived (the live event as the API sends it)
-	if (stage === 1 || stage === '1') {
+	if (String(stage) === '1') {
 		const bad = delivered.filter((d) => !(d?.event?.id && d?.event?.type && d?.when?.createdAt && d?.customerId));
 		report('trigger output items are whole events (customerId, event.id, event.type, when.createdAt)', bad.length ? [`${bad.length} bodies lack them, e.g. ${JSON.stringify(bad[0]).slice(0, 160)}`] : [], `${delivered.length} bodies checked`);
 	}
@@ -171,7 +183,7 @@ function check(dir, stage, previousLogins) {
 		if (logins.length) p.push(`${logins.length} logins: the stored token should have been reused`);
 		if (previousLogins !== undefined && state.logins !== previousLogins) p.push(`logins went from ${previousLogins} to ${state.logins}`);
 		const filtered = eventReads.every((r) => r.query?.events === WANTED.join(',') && r.query?.dateStart);
-		if (!eventReads.length) p.push('no events read in this stage');
+		if (!eventReads.length && stage !== 'restart') p.push('no events read in this stage');
 		else if (!filtered) p.push(`event reads without the kind filter or dateStart: ${JSON.stringify(eventReads[0].query)}`);
 		const failedReads = requests.filter((r) => r.status >= 400 || r.status === 0).map((r) => `${r.method} ${r.path} ${r.status}`);
 		if (failedReads.length) p.push(`failed requests: ${failedReads.join(', ')}`);
@@ -188,7 +200,7 @@ async function main() {
 	const [command, ...args] = process.argv.slice(2);
 	if (command === 'inject' && args.length === 3) return await inject(args[0], args[1], args[2]);
 	if (command === 'check' && args.length >= 2) return check(args[0], args[1], args[2] === undefined ? undefined : Number(args[2]));
-	console.error('usage: node e2e/trigger-events.js inject <sandbox-url> <a|b> <dir> | check <dir> <1|2|final> [previous-logins]');
+	console.error('usage: node e2e/trigger-events.js inject <sandbox-url> <a|b|c> <dir> | check <dir> <stage> [previous-logins]');
 	process.exit(2);
 }
 

@@ -22,7 +22,7 @@ cd "$ROOT"
 N8N_VERSION=2.40.7
 N8N_HOME="$ROOT/.tools/n8n"
 N8N_BIN="$N8N_HOME/node_modules/.bin/n8n"
-RUN="$ROOT/.e2e/run"
+RUN="${E2E_RUN_DIR:-$ROOT/.e2e/run}" # wiped at the start; set E2E_RUN_DIR to run two at once
 POLL_WAIT_S=80 # a poll comes every minute; a little slack
 
 PASSED=0
@@ -33,16 +33,24 @@ PIDS=() # processes started here, stopped on exit (each is its own process group
 pass() { PASSED=$((PASSED + 1)); echo "PASS $*"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL $*"; }
 info() { echo "     $*"; }
-# Counts the PASS/FAIL lines a helper prints, echoing them.
-tally() {
-	local line
+# Runs a checker (a node script printing PASS/FAIL lines), echoes and counts its lines; a checker that
+# crashes is a failure too. Usage: run_checks <output-file> node <script> <args...>
+run_checks() {
+	local out="$1" rc line
+	shift
+	"$@" >"$out" 2>"$out.err"
+	rc=$?
 	while IFS= read -r line; do
 		echo "$line"
 		case "$line" in
 			PASS*) PASSED=$((PASSED + 1)) ;;
 			FAIL*) FAILED=$((FAILED + 1)) ;;
 		esac
-	done
+	done <"$out"
+	if ((rc != 0)); then
+		fail "checker $(basename "$2") exited with $rc"
+		tail_of "$out.err"
+	fi
 }
 
 now_s() { echo "${EPOCHREALTIME/,/.}"; }
@@ -57,16 +65,17 @@ phase() {
 }
 phase_end() {
 	if [[ -n "$PHASE" ]]; then
-		TIMINGS+=("$(printf '%-44s %7.1f s' "$PHASE" "$(echo "$(now_s) - $PHASE_START" | bc)")")
+		TIMINGS+=("$(printf '%-46s %7.1f s' "$PHASE" "$(echo "$(now_s) - $PHASE_START" | bc)")")
 		PHASE=""
 	fi
 }
 
+# Stops a process started by start_bg and its children: TERM, then KILL after $2 seconds (default 10).
 stop_pid() {
 	local pid="$1"
-	kill -0 "$pid" 2>/dev/null || return 0
+	[[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
 	kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-	for _ in $(seq 1 40); do
+	for _ in $(seq 1 $((${2:-10} * 4))); do
 		kill -0 "$pid" 2>/dev/null || return 0
 		sleep 0.25
 	done
@@ -74,7 +83,7 @@ stop_pid() {
 }
 cleanup() {
 	local pid
-	for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+	for pid in "${PIDS[@]}"; do stop_pid "$pid" 30; done
 	PIDS=()
 }
 summary_and_exit() {
@@ -155,7 +164,7 @@ EOF
 fi
 pass "n8n $("$N8N_BIN" --version 2>/dev/null | tail -n 1) with a working sqlite3 for Node 24"
 
-phase "1c. npm pack, npm install <tarball> into the user folder's nodes dir"
+phase "1c. npm pack; npm install <tarball> in nodes dir"
 (cd "$ROOT" && npm pack --pack-destination "$RUN") >"$RUN/pack.log" 2>&1
 TARBALL="$(ls "$RUN"/n8n-nodes-cloud4wi-*.tgz 2>/dev/null | head -n 1)"
 [[ -n "$TARBALL" ]] || {
@@ -201,7 +210,7 @@ admin GET /__admin/state >"$RUN/state-boot.json" || abort "sandbox admin door at
 pass "sandbox at $SANDBOX_URL (organization $ORGANIZATION_ID)"
 
 # ------------------------------------------------------------------------------------------------
-phase "3. n8n user folder: credential and workflows"
+phase "3. import credential and workflows"
 export N8N_ENCRYPTION_KEY="e2e-fixed-encryption-key-not-secret"
 export DB_TYPE=sqlite
 export N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false N8N_TEMPLATES_ENABLED=false
@@ -233,7 +242,7 @@ else
 fi
 
 # ------------------------------------------------------------------------------------------------
-phase "4a. action workflows (n8n execute, one process each)"
+phase "4a. action workflows (n8n execute)"
 A="$RUN/actions"
 admin GET /__admin/state >"$A/state-start.json"
 for file in "$ROOT"/e2e/workflows/actions/*.json; do
@@ -252,8 +261,7 @@ admin GET /__admin/state >"$A/state-end.json"
 n8n_cli export:credentials --all --decrypted --output="$A/credentials.json" >"$A/export-credentials.log" 2>&1
 
 phase "4b. action checks"
-tally < <(node "$ROOT/e2e/check-actions.js" "$A" 2>"$A/check.err")
-[[ -s "$A/check.err" ]] && grep -v '^check-actions:' "$A/check.err" | sed 's/^/     ! /'
+run_checks "$A/checks.txt" node "$ROOT/e2e/check-actions.js" "$A"
 
 # ------------------------------------------------------------------------------------------------
 phase "5a. trigger: sink, publish, n8n start"
@@ -279,36 +287,56 @@ fi
 
 admin DELETE /__admin/requests >/dev/null
 admin GET /__admin/state >"$T/state-0.json"
-N8N_LOG="$T/n8n.log"
 N8N_PORT="$(free_port)"
-# Debug logs: n8n names each poll there ("Poll trigger initiated"), which is how the waits below see them.
-start_bg "$N8N_LOG" env N8N_PORT="$N8N_PORT" N8N_LOG_LEVEL=debug "$N8N_BIN" start
-N8N_PID=$STARTED_PID
+N8N_LOG=""
+N8N_PID=""
 clean_log() { sed 's/\x1b\[[0-9;]*m//g' "$N8N_LOG" 2>/dev/null; }
 poll_count() { clean_log | grep -c "Poll trigger initiated for workflow \"$TRIGGER_NAME\""; }
-t0="$(now_s)"
-ACTIVATED=""
-for _ in $(seq 1 240); do
-	if clean_log | grep -q "Activated trigger node \"Cloud4Wi Trigger\""; then
-		ACTIVATED=yes
-		break
+# Starts `n8n start` (debug logs: n8n names each poll there, "Poll trigger initiated", which is how the
+# waits below see polls) and waits until it has activated the trigger, which includes its first poll.
+start_n8n() {
+	local t0 activated=""
+	N8N_LOG="$1"
+	start_bg "$N8N_LOG" env N8N_PORT="$N8N_PORT" N8N_LOG_LEVEL=debug "$N8N_BIN" start
+	N8N_PID=$STARTED_PID
+	t0="$(now_s)"
+	for _ in $(seq 1 240); do
+		if clean_log | grep -q "Activated trigger node \"Cloud4Wi Trigger\""; then
+			activated=yes
+			break
+		fi
+		clean_log | grep -qi "problem activating\|activation error" && break
+		kill -0 "$N8N_PID" 2>/dev/null || break
+		sleep 0.5
+	done
+	if [[ -z "$activated" ]]; then
+		clean_log | grep -i "error\|activat" | tail -n 20 | cut -c1-300 | sed 's/^/     | /'
+		return 1
 	fi
-	clean_log | grep -qi "problem activating\|activation error" && break
-	kill -0 "$N8N_PID" 2>/dev/null || break
-	sleep 0.5
-done
-if [[ -n "$ACTIVATED" ]]; then
+	STARTED_IN="$(printf '%.1f' "$(echo "$(now_s) - $t0" | bc)")"
 	CRON="$(clean_log | grep -o '"cron": "[^"]*"' | head -n 1)"
-	pass "n8n start: the trigger workflow is active after $(printf '%.1f' "$(echo "$(now_s) - $t0" | bc)") s (first poll done; schedule $CRON)"
-	curl -sf --max-time 5 "http://127.0.0.1:$N8N_PORT/healthz/readiness" >/dev/null && info "n8n ready on http://127.0.0.1:$N8N_PORT"
-else
-	clean_log | grep -i "error\|activat" | tail -n 20 | sed 's/^/     | /'
-	abort "n8n start activates the trigger workflow (log: $N8N_LOG)"
-fi
-
+}
+stop_n8n() {
+	stop_pid "$N8N_PID" 30
+	local kept=() pid
+	for pid in "${PIDS[@]}"; do [[ "$pid" != "$N8N_PID" ]] && kept+=("$pid"); done
+	PIDS=("${kept[@]}")
+}
+sink_count() { wc -l <"$T/sink.bodies"; }
+# Waits until the sink has taken no new body for 2 s (at least 4 s, at most 34 s).
+settle() {
+	local prev=-1 cur deadline=$((SECONDS + 30))
+	sleep 4
+	while ((SECONDS < deadline)); do
+		cur=$(sink_count)
+		[[ "$cur" == "$prev" ]] && break
+		prev=$cur
+		sleep 2
+	done
+}
 # Waits for a poll that starts after this call (bounded), then for its execution to reach the sink.
 wait_poll() {
-	local before deadline prev cur
+	local before deadline
 	before=$(poll_count)
 	deadline=$((SECONDS + POLL_WAIT_S))
 	while ((SECONDS < deadline)) && (($(poll_count) <= before)); do
@@ -317,16 +345,8 @@ wait_poll() {
 	done
 	(($(poll_count) > before)) || return 1
 	POLL_AT_MS=$(date +%s%3N)
-	sleep 4
-	prev=-1
-	deadline=$((SECONDS + 30))
-	while ((SECONDS < deadline)); do
-		cur=$(wc -l <"$T/sink.bodies")
-		[[ "$cur" == "$prev" ]] && break
-		prev=$cur
-		sleep 2
-	done
-	return 0
+	settle
+	info "poll at $(date -u -d "@${POLL_AT_MS:0:10}" +%T); the sink has $(sink_count) bodies"
 }
 snapshot() {
 	admin GET /__admin/requests >"$T/requests-$1.json"
@@ -334,41 +354,60 @@ snapshot() {
 	admin DELETE /__admin/requests >/dev/null
 }
 logins_of() { node -p "require('$T/state-$1.json').logins"; }
-TRIGGER_CHECKS="$T/checks.err"
+check_stage() { run_checks "$T/checks-$1.txt" node "$ROOT/e2e/trigger-events.js" check "$T" "$1" "$(logins_of "$2")"; }
+inject() { node "$ROOT/e2e/trigger-events.js" inject "$SANDBOX_URL" "$1" "$T" | sed 's/^/     /'; }
+# Errors and warnings n8n logged about the trigger workflow (failed polls, failed executions).
+check_n8n_log() {
+	local errors
+	errors="$(clean_log | grep -E '^\S+\s+(error|warn)\s' | grep -iE "cloud4wi|$TRIGGER_ID|$TRIGGER_NAME|poll" | grep -v 'api\.n8n\.io' | head -n 10)"
+	if [[ -z "$errors" ]]; then
+		pass "$1: n8n logged no error or warning about the trigger workflow ($(poll_count) polls)"
+	else
+		fail "$1: n8n logged errors about the trigger workflow:"
+		echo "$errors" | cut -c1-300 | sed 's/^/     | /'
+	fi
+}
 
-phase "5b. trigger: batch a, then the next poll"
-node "$ROOT/e2e/trigger-events.js" inject "$SANDBOX_URL" a "$T" | sed 's/^/     /' || abort "inject batch a"
+start_n8n "$T/n8n.log" || abort "n8n start activates the trigger workflow (log: $T/n8n.log)"
+pass "n8n start: the trigger workflow is active after $STARTED_IN s (its first poll only records the start; schedule $CRON)"
+curl -sf --max-time 5 "http://127.0.0.1:$N8N_PORT/healthz/readiness" >/dev/null && info "n8n ready on http://127.0.0.1:$N8N_PORT"
+
+phase "5b. trigger: batch a, next poll"
+inject a || abort "inject batch a"
 wait_poll || abort "a poll within $POLL_WAIT_S s after batch a"
-info "poll at $(date -u -d "@${POLL_AT_MS:0:10}" +%T); sink has $(wc -l <"$T/sink.bodies") bodies"
 snapshot 1
-tally < <(node "$ROOT/e2e/trigger-events.js" check "$T" 1 "$(logins_of 0)" 2>>"$TRIGGER_CHECKS")
+check_stage 1 0
 
-phase "5c. trigger: expire tokens, batch b, the next poll"
+phase "5c. trigger: expire tokens, batch b, next poll"
 admin POST /__admin/tokens/expire >"$T/expire.json"
 info "tokens expired: $(cat "$T/expire.json")"
-node "$ROOT/e2e/trigger-events.js" inject "$SANDBOX_URL" b "$T" | sed 's/^/     /' || abort "inject batch b"
+inject b || abort "inject batch b"
 wait_poll || abort "a poll within $POLL_WAIT_S s after batch b"
-info "poll at $(date -u -d "@${POLL_AT_MS:0:10}" +%T); sink has $(wc -l <"$T/sink.bodies") bodies"
 snapshot 2
-tally < <(node "$ROOT/e2e/trigger-events.js" check "$T" 2 "$(logins_of 1)" 2>>"$TRIGGER_CHECKS")
+check_stage 2 1
 
-phase "5d. trigger: a poll after the late event became visible"
+phase "5d. trigger: poll after the late event shows"
 LATE_AT=$(cat "$T/late-visible-at" 2>/dev/null || echo 0)
 for _ in 1 2 3; do
 	wait_poll || abort "a poll within $POLL_WAIT_S s"
-	info "poll at $(date -u -d "@${POLL_AT_MS:0:10}" +%T); sink has $(wc -l <"$T/sink.bodies") bodies"
 	((POLL_AT_MS > LATE_AT + 1000)) && break
 done
 snapshot final
-tally < <(node "$ROOT/e2e/trigger-events.js" check "$T" final "$(logins_of 2)" 2>>"$TRIGGER_CHECKS")
+check_stage final 2
+check_n8n_log "first n8n run"
 
-# Errors n8n logged about the trigger workflow (failed polls, failed executions).
-TRIGGER_ERRORS="$(clean_log | grep -E '^\S+\s+(error|warn)\s' | grep -iE "cloud4wi|$TRIGGER_ID|$TRIGGER_NAME|poll" | grep -v 'api\.n8n\.io' | head -n 10)"
-if [[ -z "$TRIGGER_ERRORS" ]]; then
-	pass "n8n logged no error or warning about the trigger workflow ($(poll_count) polls)"
-else
-	fail "n8n logged errors about the trigger workflow:"
-	echo "$TRIGGER_ERRORS" | cut -c1-300 | sed 's/^/     | /'
-fi
+phase "5e. trigger: stop n8n, batch c, start again"
+stop_n8n
+info "n8n stopped"
+inject c || abort "inject batch c"
+start_n8n "$T/n8n-restarted.log" || abort "n8n start again (log: $T/n8n-restarted.log)"
+info "n8n active again after $STARTED_IN s"
+settle
+snapshot restart
+check_stage restart final
+wait_poll || abort "a poll within $POLL_WAIT_S s after the restart"
+snapshot restart-poll
+check_stage restart-poll restart
+check_n8n_log "restarted n8n run"
 
 summary_and_exit

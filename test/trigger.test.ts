@@ -72,7 +72,7 @@ describe('Cloud4Wi Trigger', () => {
 		expect(ctx.sb.requests[0]).toMatchObject({
 			method: 'GET',
 			path: `/v1/organizations/${ctx.sb.organizationId}/events`,
-			query: expect.objectContaining({ events: 'signup,visit', sortBy: 'utcTime', enableScroll: 'true', size: '1000' }),
+			query: expect.objectContaining({ events: 'signup,visit', sortBy: 'utcTime', enableScroll: 'true', size: '10000' }),
 		});
 	});
 
@@ -109,18 +109,33 @@ describe('Cloud4Wi Trigger', () => {
 		ctx = await startCloud4Wi();
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
 		await poll(ctx, workflow);
-		const base = ctx.sb.clock.now();
-		const burst = inject(ctx, Array.from({ length: 2500 }, (_, i) => ({ type: 'signup', createdAt: new Date(base + i).toISOString() })));
-		ctx.sb.clock.advance(5000);
+		const base = ctx.sb.clock.now() + 1000;
+		const burst = inject(ctx, Array.from({ length: 25_000 }, (_, i) => ({ type: 'signup', createdAt: new Date(base + i).toISOString() })));
+		ctx.sb.clock.advance(30_000);
 		ctx.sb.clearRequests();
 		const emitted = await poll(ctx, workflow);
 		expect(emitted).toEqual(ids(burst)); // all, once, in time order
 		const calls = ctx.sb.requests.filter((r) => r.path.endsWith('/events'));
 		expect(calls).toHaveLength(3);
-		expect(calls[0].query).toMatchObject({ enableScroll: 'true', size: '1000' });
-		expect(calls[1].query).toMatchObject({ scrollId: expect.any(String), size: '1000' });
-		expect(calls[2].query.scrollId).toBeDefined();
+		expect(calls[0].query).toMatchObject({ enableScroll: 'true', size: '10000' });
+		expect(calls[1].query).toMatchObject({ scrollId: expect.any(String), size: '10000' });
+		expect(calls[2].query.scrollId).toBe(calls[1].query.scrollId);
 		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('a flood above the remembered-id cap is still emitted once: the window moves up instead', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['login'] }));
+		await poll(ctx, workflow);
+		const base = ctx.sb.clock.now() + 1000;
+		const flood = inject(ctx, Array.from({ length: 55_000 }, (_, i) => ({ type: 'login', createdAt: new Date(base + i * 5).toISOString() })));
+		ctx.sb.clock.advance(5 * MINUTE);
+		expect((await poll(ctx, workflow)).length).toBe(flood.length);
+		expect(rememberedIds(workflow)).toBe(50_000);
+		for (let i = 0; i < 3; i++) {
+			ctx.sb.clock.advance(MINUTE);
+			expect(await poll(ctx, workflow)).toEqual([]);
+		}
 	});
 
 	test('a failed poll emits nothing and moves nothing; the next poll delivers everything once', async () => {
@@ -128,8 +143,8 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'] }));
 		await poll(ctx, workflow);
 		const base = ctx.sb.clock.now();
-		const events = inject(ctx, Array.from({ length: 1500 }, (_, i) => ({ type: i % 2 ? 'visit' : 'signup', createdAt: new Date(base + i).toISOString() })));
-		ctx.sb.clock.advance(5000);
+		const events = inject(ctx, Array.from({ length: 15_000 }, (_, i) => ({ type: i % 2 ? 'visit' : 'signup', createdAt: new Date(base + 1000 + i).toISOString() })));
+		ctx.sb.clock.advance(30_000);
 		const before = JSON.stringify(workflow.staticData);
 		// The second page keeps failing past the retries.
 		ctx.sb.addFault({ path: '/events$', status: 503, times: 10, retryAfter: 0, skip: 1 });

@@ -26,8 +26,6 @@ const gc = findGc();
 export const gcAvailable = gc !== undefined;
 
 export function collect(): void {
-	// Twice: the first pass can leave objects that only become unreachable after finalizers ran.
-	gc?.();
 	gc?.();
 }
 
@@ -48,6 +46,8 @@ export interface Measured<T> extends Memory {
 	ms: number;
 	/** CPU time of this process (user + system), ms: less sensitive than wall time to other load on the machine. */
 	cpuMs: number;
+	/** RSS and heapUsed just before the run (after a GC), MB: the bench process's own baseline (jest, TypeScript, n8n-core). */
+	before: { rssMb: number; heapUsedMb: number };
 }
 
 /** Runs `fn` once, sampling process.memoryUsage() every 50 ms (the sampler only runs when the event loop is free). */
@@ -79,6 +79,7 @@ export async function measure<T>(fn: () => Promise<T>): Promise<Measured<T>> {
 		value,
 		ms,
 		cpuMs: (cpu.user + cpu.system) / 1000,
+		before: { rssMb: round(before.rss / MB), heapUsedMb: round(before.heapUsed / MB) },
 		peakRssMb: round(peakRss / MB),
 		rssDeltaMb: round((peakRss - before.rss) / MB),
 		peakHeapDeltaMb: round((peakHeap - before.heapUsed) / MB),

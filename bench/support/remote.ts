@@ -77,6 +77,11 @@ export class RemoteSandbox {
 		return this.call('requests');
 	}
 
+	/** CPU time the sandbox process has used so far, ms. */
+	cpuMs(): Promise<number> {
+		return this.call('cpuMs');
+	}
+
 	clearRequests(): Promise<void> {
 		return this.call('clearRequests');
 	}

@@ -17,6 +17,11 @@ async function main() {
 		requests: () => sb.requests.map(({ method, path, status, query }) => ({ method, path, status, query })),
 		clearRequests: () => sb.clearRequests(),
 		logins: () => sb.logins,
+		/** CPU time of the sandbox process so far, ms: what the fake server itself cost. */
+		cpuMs: () => {
+			const { user, system } = process.cpuUsage();
+			return (user + system) / 1000;
+		},
 	};
 	process.on('message', ({ id, op, args }) => {
 		try {

@@ -12,16 +12,19 @@ import { EVENT_KIND_OPTIONS } from '../Cloud4Wi/shared/constants';
 import { byDisplayName, organizationIdField } from '../Cloud4Wi/shared/descriptions';
 import { eventId, kindFilter } from '../Cloud4Wi/shared/events';
 import { loadOptions } from '../Cloud4Wi/shared/methods';
-import { pagesOf } from '../Cloud4Wi/shared/paginate';
+import { MAX_PAGE_SIZE, pagesOf } from '../Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
 import { apiPath, cloud4WiApiRequest } from '../Cloud4Wi/shared/transport';
 import { toIsoInstant } from '../Cloud4Wi/shared/validate';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
 export const LATE_MS = 10 * 60 * 1000;
-const PAGE_SIZE = 1000;
-/** Safety cap on remembered ids; reached only above ~20,000 matching events per ten minutes. */
-const MAX_SEEN = 20_000;
+/** The largest page, so a poll with nothing new is one request up to 10,000 events per look-back window. */
+const PAGE_SIZE = MAX_PAGE_SIZE;
+/** Fetch Test Event looks for a matching event among this many of the latest. */
+const SAMPLE_SIZE = 1000;
+/** Cap on remembered ids (about 2 MB of static data); reached only above 50,000 matching events per ten minutes. */
+const MAX_SEEN = 50_000;
 /** Share of n8n's poll budget spent reading before returning what was read. */
 const BUDGET_SHARE = 0.8;
 
@@ -145,7 +148,7 @@ export class Cloud4WiTrigger implements INodeType {
 			const { body } = await cloud4WiApiRequest.call(this, {
 				method: 'GET',
 				path,
-				query: { events: filter.query, sortBy: 'utcTime', sortReverse: true, size: PAGE_SIZE },
+				query: { events: filter.query, sortBy: 'utcTime', sortReverse: true, size: SAMPLE_SIZE },
 				notFound: `organization "${organizationId}"`,
 				scopes,
 			});
@@ -153,7 +156,7 @@ export class Cloud4WiTrigger implements INodeType {
 			if (!latest) {
 				throw new NodeApiError(this.getNode(), { message: 'No matching event found' }, {
 					message: 'No matching event found',
-					description: `None of the latest ${PAGE_SIZE} events matches the chosen kinds and locations. Trigger one (e.g. sign up on the guest WiFi) and try again.`,
+					description: `None of the latest ${SAMPLE_SIZE} events matches the chosen kinds and locations. Trigger one (e.g. sign up on the guest WiFi) and try again.`,
 				});
 			}
 			return [await shapeEvents.call(this, [latest], options, organizationId)];
@@ -214,12 +217,16 @@ export class Cloud4WiTrigger implements INodeType {
 		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it.
 		const horizon = complete && !Number.isNaN(serverNow) ? Math.max(serverNow, lastRead) : lastRead;
 		const since = Math.max(state.since, horizon - LATE_MS);
-		const seen: Record<string, number> = {};
-		for (const [id, at] of Object.entries(state.seen)) if (at >= since) seen[id] = at;
-		for (const [id, f] of emitted) seen[id] = f.at;
-		const kept = Object.entries(seen).sort((a, b) => b[1] - a[1]).slice(0, MAX_SEEN);
+		let remembered = [...Object.entries(state.seen).filter(([, at]) => at >= since), ...emitted.map(([id, f]) => [id, f.at] as const)];
+		let floor = since;
+		if (remembered.length > MAX_SEEN) {
+			// Over the cap the oldest ids go, and the window starts at the oldest id kept, so none is emitted twice.
+			remembered.sort((a, b) => b[1] - a[1]);
+			floor = remembered[MAX_SEEN - 1][1];
+			remembered = remembered.filter(([, at]) => at >= floor);
+		}
 		// Written only now, after every request succeeded: a failed poll leaves the state as it was.
-		staticData.state = { since, seen: Object.fromEntries(kept) } satisfies PollState;
+		staticData.state = { since: floor, seen: Object.fromEntries(remembered) } satisfies PollState;
 		return items.length ? [items] : null;
 	}
 }

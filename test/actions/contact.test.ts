@@ -32,6 +32,7 @@ async function direct(ctx: TestContext, path: string, query: Record<string, stri
 /** The run's error: its class name, message, hint and status as n8n keeps them. */
 function failure(result: ActionResult) {
 	expect(result.error).toBeDefined();
+	expect(result.json).toEqual([]); // the node stopped: no item went on
 	const { name, message, description, httpCode } = result.error!;
 	return { name, message, description, httpCode };
 }
@@ -144,7 +145,8 @@ describe('contact operations', () => {
 	let org: string;
 	let contacts: Contact[];
 	beforeAll(async () => {
-		ctx = await startCloud4Wi();
+		// A fixed start time: the seeded data (and so every date window below) is the same on every run.
+		ctx = await startCloud4Wi({ now: Date.parse('2025-06-01T12:00:00Z') });
 		org = ctx.sb.organizationId;
 		contacts = ctx.sb.data.contacts.toArray();
 		await runAction(ctx, { resource: 'segment', operation: 'getAll', limit: 1 }); // logs in once for the whole block
@@ -217,8 +219,7 @@ describe('contact operations', () => {
 				sortReverse: 'true',
 			};
 			expect(calls(ctx)).toEqual([{ method: 'GET', path: `/v2/customers/organizations/${org}`, query, body: undefined }]);
-			const { size: _size, ...filtersOnly } = query;
-			const answer = await direct(ctx, `/v2/customers/organizations/${org}`, { ...filtersOnly, size: '25' });
+			const answer = await direct(ctx, `/v2/customers/organizations/${org}`, query);
 			expect(result.json).toEqual(answer.customers);
 		});
 
@@ -289,7 +290,23 @@ describe('contact operations', () => {
 			const from = Date.parse('2024-03-01T08:30:00.000Z');
 			const to = Date.parse('2024-06-30T22:00:00.000Z');
 			const expected = contacts.filter((c) => Date.parse(c.created) >= from && Date.parse(c.created) <= to);
+			expect(expected.length).toBeGreaterThan(0);
+			expect(expected.length).toBeLessThan(contacts.length);
 			expect(result.output('Cloud4Wi').map((i) => i.json.cid)).toEqual(expected.map((c) => c.cid));
+		});
+
+		test('a date from an expression (a Luxon DateTime) is sent as its UTC instant', async () => {
+			const result = await runAction(
+				ctx,
+				getMany({ limit: 10, filters: { modifiedStart: '={{ DateTime.fromISO("2024-03-01T10:00:00", { zone: "Europe/Rome" }) }}' } }),
+			);
+			expect(result.error).toBeUndefined();
+			expect(calls(ctx).map((r) => r.query)).toEqual([{ size: '10', modifiedStart: '2024-03-01T09:00:00.000Z' }]);
+			const from = Date.parse('2024-03-01T09:00:00.000Z');
+			const expected = contacts.filter((c) => Date.parse(c.modified) >= from);
+			expect(expected.length).toBeGreaterThan(10);
+			expect(expected.length).toBeLessThan(contacts.length);
+			expect(result.json.map((c) => c.cid)).toEqual(expected.slice(0, 10).map((c) => c.cid));
 		});
 
 		test('Simplify returns one flat record per contact', async () => {

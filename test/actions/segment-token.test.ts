@@ -19,6 +19,7 @@ function calls(ctx: TestContext): Call[] {
 
 function failure(result: ActionResult) {
 	expect(result.error).toBeDefined();
+	expect(result.json).toEqual([]); // the node stopped: no item went on
 	const { name, message, description, httpCode } = result.error!;
 	return { name, message, description, httpCode };
 }
