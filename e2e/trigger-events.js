@@ -133,6 +133,11 @@ function check(dir, stage, previousLogins) {
 	}
 	const ids = delivered.map((d) => d?.event?.id);
 
+	if (injected.length === 0) {
+		report(`trigger ${label}: events were injected`, ['no batch-*.json in the work folder'], '');
+		console.error(`check-trigger ${stage}: ${passed} passed, ${failed} failed`);
+		return;
+	}
 	const requiredNow = injected.filter((e) => e.wanted && (lateDue || !e.late));
 	const optional = new Set(injected.filter((e) => e.wanted && e.late && !lateDue).map((e) => e.id));
 	const counts = new Map();

@@ -37,11 +37,8 @@ function failure(result: ActionResult) {
 	return { name, message, description, httpCode };
 }
 
-/**
- * n8n keeps the error's class name; the input checks throw InputError, a NodeOperationError subclass whose
- * name is its own class name (reported: shared/validate.ts), so both names are accepted here.
- */
-const OPERATION_ERROR = /^(NodeOperationError|InputError)$/;
+/** Input checks fail with a NodeOperationError, the class n8n keeps with its description. */
+const OPERATION_ERROR = /^NodeOperationError$/;
 
 /** A flat contact as Simplify documents it, written out field by field. */
 function simplified(c: Contact): IDataObject {

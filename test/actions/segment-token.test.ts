@@ -24,8 +24,8 @@ function failure(result: ActionResult) {
 	return { name, message, description, httpCode };
 }
 
-/** Input checks throw InputError, a NodeOperationError subclass that n8n records under its own class name. */
-const OPERATION_ERROR = /^(NodeOperationError|InputError)$/;
+/** Input checks fail with a NodeOperationError, the class n8n keeps with its description. */
+const OPERATION_ERROR = /^NodeOperationError$/;
 
 const segments = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'segment', operation: 'getAll', ...extra });
 const revoke: INodeParameters = { resource: 'token', operation: 'revoke' };
