@@ -14,7 +14,18 @@ import { apiRequests, startRemoteCloud4Wi } from './support/remote';
 
 const RUNS = 3;
 const PAGE = 10_000;
-const EVENT_KINDS = ['signup', 'visit', 'login', 'promo', 'survey', 'send_email', 'open_email', 'click_email', 'send_sms', 'click_sms'];
+const EVENT_KINDS = [
+	'signup',
+	'visit',
+	'login',
+	'promo',
+	'survey',
+	'send_email',
+	'open_email',
+	'click_email',
+	'send_sms',
+	'click_sms',
+];
 
 interface CaseResult extends Memory {
 	case: string;
@@ -50,7 +61,10 @@ async function benchListing(
 	expectedRequests: number,
 ): Promise<CaseResult> {
 	// Log in first, so every measured run does the same work.
-	const warm = await runWorkflow(buildWorkflow(actionWorkflow({ resource: 'segment', operation: 'getAll', returnAll: true })), ctx.store);
+	const warm = await runWorkflow(
+		buildWorkflow(actionWorkflow({ resource: 'segment', operation: 'getAll', returnAll: true })),
+		ctx.store,
+	);
 	expect(warm.error).toBeUndefined();
 
 	const runs: Array<Omit<Measured<unknown>, 'value'> & { sandboxCpuMs: number }> = [];
@@ -67,7 +81,9 @@ async function benchListing(
 		items = output.length;
 		expect(items).toBe(records);
 		if (run === 0) {
-			expect(new Set(output.map((i) => String(i.json.cid ?? (i.json.event as { id?: string } | undefined)?.id))).size).toBe(records);
+			expect(
+				new Set(output.map((i) => String(i.json.cid ?? (i.json.event as { id?: string } | undefined)?.id))).size,
+			).toBe(records);
 			jsonBytesPerRecord = Math.round(Buffer.byteLength(JSON.stringify(output.map((i) => i.json))) / records);
 		}
 		requests = apiRequests(await ctx.sb.requests()).filter((r) => listPath.test(r.path)).length;
@@ -145,7 +161,14 @@ describe('Return All paging', () => {
 			expect(await ctx.sb.inject(count, EVENT_KINDS, now - 3_600_000, 3_600_000 / count)).toBe(count);
 			// The events list has no total, so a count that is a multiple of the page size costs one trailing empty page.
 			results.push(
-				await benchListing(ctx, 'org events 20,000', { resource: 'event', operation: 'getAll', returnAll: true }, count, /\/events$/, count / PAGE + 1),
+				await benchListing(
+					ctx,
+					'org events 20,000',
+					{ resource: 'event', operation: 'getAll', returnAll: true },
+					count,
+					/\/events$/,
+					count / PAGE + 1,
+				),
 			);
 		} finally {
 			await ctx.sb.close();

@@ -20,7 +20,18 @@ import { apiRequests, startRemoteCloud4Wi } from './support/remote';
 const MINUTE = 60_000;
 const IDLE_POLLS = 20;
 const BURST_RUNS = 3;
-const KINDS = ['signup', 'visit', 'login', 'promo', 'survey', 'send_email', 'open_email', 'click_email', 'send_sms', 'click_sms'];
+const KINDS = [
+	'signup',
+	'visit',
+	'login',
+	'promo',
+	'survey',
+	'send_email',
+	'open_email',
+	'click_email',
+	'send_sms',
+	'click_sms',
+];
 
 function triggerWorkflow(parameters: INodeParameters): WorkflowJson {
 	return {
@@ -36,9 +47,11 @@ async function poll(ctx: BenchContext, workflow: Workflow): Promise<number> {
 	return emitted?.length ?? 0;
 }
 
-const pollState = (workflow: Workflow) => ((workflow.staticData['node:Trigger'] as IDataObject | undefined)?.state ?? {}) as IDataObject;
+const pollState = (workflow: Workflow) =>
+	((workflow.staticData['node:Trigger'] as IDataObject | undefined)?.state ?? {}) as IDataObject;
 const staticDataBytes = (workflow: Workflow) => Buffer.byteLength(JSON.stringify(workflow.staticData));
-const rememberedIds = (workflow: Workflow) => Object.keys((pollState(workflow).seen as IDataObject | undefined) ?? {}).length;
+const rememberedIds = (workflow: Workflow) =>
+	Object.keys((pollState(workflow).seen as IDataObject | undefined) ?? {}).length;
 
 /** A sandbox and an activated trigger (all event kinds) that has polled once, so the token is stored. */
 async function activeTrigger(): Promise<{ ctx: BenchContext; workflow: Workflow }> {
@@ -54,12 +67,21 @@ const pollRows: Array<Record<string, string | number>> = [];
 
 describe('Trigger poll', () => {
 	afterAll(() => {
-		printTable(`Trigger polls through the engine (GC ${gcAvailable ? 'exposed' : 'NOT exposed: heap figures are rough'})`, pollRows);
+		printTable(
+			`Trigger polls through the engine (GC ${gcAvailable ? 'exposed' : 'NOT exposed: heap figures are rough'})`,
+			pollRows,
+		);
 		const growth = results.staticData as { samples: Array<Record<string, number>> } | undefined;
 		if (growth) {
 			printTable(
 				'Trigger static data, 50 events a minute, one poll a minute',
-				growth.samples.map((s) => ({ minute: s.minute, emitted: s.emitted, requests: s.requests, 'remembered ids': s.rememberedIds, 'static data bytes': s.bytes })),
+				growth.samples.map((s) => ({
+					minute: s.minute,
+					emitted: s.emitted,
+					requests: s.requests,
+					'remembered ids': s.rememberedIds,
+					'static data bytes': s.bytes,
+				})),
 			);
 		}
 		writeResults('trigger', results);
@@ -104,7 +126,9 @@ describe('Trigger poll', () => {
 	});
 
 	test.each([5_000, 20_000])('poll after a burst of %i events, and the idle poll a minute later', async (burst) => {
-		const after: Array<Memory & { ms: number; cpuMs: number; requests: number; stateBytes: number; remembered: number }> = [];
+		const after: Array<
+			Memory & { ms: number; cpuMs: number; requests: number; stateBytes: number; remembered: number }
+		> = [];
 		const next: Array<{ ms: number; cpuMs: number; requests: number; stateBytes: number }> = [];
 		for (let run = 0; run < BURST_RUNS; run++) {
 			const { ctx, workflow } = await activeTrigger();
@@ -131,7 +155,12 @@ describe('Trigger poll', () => {
 				await ctx.sb.clearRequests();
 				const quiet = await time(() => poll(ctx, workflow));
 				expect(quiet.value).toBe(0);
-				next.push({ ms: quiet.ms, cpuMs: quiet.cpuMs, requests: apiRequests(await ctx.sb.requests()).length, stateBytes: staticDataBytes(workflow) });
+				next.push({
+					ms: quiet.ms,
+					cpuMs: quiet.cpuMs,
+					requests: apiRequests(await ctx.sb.requests()).length,
+					stateBytes: staticDataBytes(workflow),
+				});
 			} finally {
 				await ctx.sb.close();
 			}
@@ -201,7 +230,13 @@ describe('Trigger poll', () => {
 				const bytes = staticDataBytes(workflow);
 				maxBytes = Math.max(maxBytes, bytes);
 				if ([1, 5, 10, 11, 15, 30, 45, 60].includes(minute)) {
-					samples.push({ minute, emitted, requests: apiRequests(await ctx.sb.requests()).length, rememberedIds: rememberedIds(workflow), bytes });
+					samples.push({
+						minute,
+						emitted,
+						requests: apiRequests(await ctx.sb.requests()).length,
+						rememberedIds: rememberedIds(workflow),
+						bytes,
+					});
 				}
 			}
 			expect(emittedTotal).toBe(60 * perMinute);

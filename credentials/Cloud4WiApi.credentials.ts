@@ -84,9 +84,7 @@ export class Cloud4WiApi implements ICredentialType {
 				response.statusCode === 401
 					? 'Check the client key and secret in the Cloud4Wi credential.'
 					: 'Check the base URL of the Cloud4Wi credential.';
-			throw new UserError(
-				`Cloud4Wi login failed (HTTP ${response.statusCode}): ${said}. ${hint}`,
-			);
+			throw new UserError(`Cloud4Wi login failed (HTTP ${response.statusCode}): ${said}. ${hint}`);
 		}
 		const header = response.headers?.authorization ?? '';
 		const token = typeof body.token === 'string' && body.token ? body.token : header.replace(/^Bearer\s+/i, '');

@@ -47,28 +47,33 @@ describe('Cloud4Wi credential', () => {
 		expect(ctx.sb.logins).toBe(1);
 		expect(ctx.store.logins).toBe(1);
 		expect(ctx.store.stored(CREDENTIAL_ID).sessionToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-		const authorizations = new Set(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/')).map((r) => r.authorization));
+		const authorizations = new Set(
+			ctx.sb.requests.filter((r) => r.path.startsWith('/v2/')).map((r) => r.authorization),
+		);
 		expect(authorizations.size).toBe(1);
 	});
 
-	test.each([403, 401] as const)('a token that expires in the middle of a Return All (%i) is renewed once and the listing completes', async (status) => {
-		ctx = await startCloud4Wi({ contacts: 25_000, expiredStatus: status });
-		await runAction(ctx, listSegments); // logs in and stores a token
-		ctx.sb.clearRequests();
-		// The second page of the scroll finds every token expired.
-		ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/organizations/', expireTokens: true, skip: 1 });
-		const { error, json } = await runAction(ctx, listContacts);
-		expect(error).toBeUndefined();
-		expect(json).toHaveLength(25_000);
-		expect(new Set(json.map((c) => c.cid)).size).toBe(25_000);
-		expect(ctx.sb.logins).toBe(2);
-		const pages = ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/organizations/'));
-		expect(pages.map((r) => r.status)).toEqual([200, status, 200, 200]);
-		expect(pages.map((r) => r.query.size)).toEqual(['10000', '10000', '10000', '10000']);
-		expect(pages[0].query.sid).toBeUndefined();
-		expect(pages[1].query.sid).toBeDefined();
-		expect(pages[2].query.sid).toBe(pages[1].query.sid);
-	});
+	test.each([403, 401] as const)(
+		'a token that expires in the middle of a Return All (%i) is renewed once and the listing completes',
+		async (status) => {
+			ctx = await startCloud4Wi({ contacts: 25_000, expiredStatus: status });
+			await runAction(ctx, listSegments); // logs in and stores a token
+			ctx.sb.clearRequests();
+			// The second page of the scroll finds every token expired.
+			ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/organizations/', expireTokens: true, skip: 1 });
+			const { error, json } = await runAction(ctx, listContacts);
+			expect(error).toBeUndefined();
+			expect(json).toHaveLength(25_000);
+			expect(new Set(json.map((c) => c.cid)).size).toBe(25_000);
+			expect(ctx.sb.logins).toBe(2);
+			const pages = ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/organizations/'));
+			expect(pages.map((r) => r.status)).toEqual([200, status, 200, 200]);
+			expect(pages.map((r) => r.query.size)).toEqual(['10000', '10000', '10000', '10000']);
+			expect(pages[0].query.sid).toBeUndefined();
+			expect(pages[1].query.sid).toBeDefined();
+			expect(pages[2].query.sid).toBe(pages[1].query.sid);
+		},
+	);
 
 	test('a revoked token is renewed on the next request', async () => {
 		ctx = await startCloud4Wi();
@@ -100,7 +105,12 @@ describe('Cloud4Wi credential', () => {
 		await runAction(ctx, listSegments);
 		const token = String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
 		ctx.sb.setExpiredStatus(403);
-		ctx.sb.addFault({ path: '^/v2/segments/', status: 403, times: 2, body: { message: 'Forbidden: missing scope segments_read' } });
+		ctx.sb.addFault({
+			path: '^/v2/segments/',
+			status: 403,
+			times: 2,
+			body: { message: 'Forbidden: missing scope segments_read' },
+		});
 		const result = await runAction(ctx, listSegments, [{}], { continueOnFail: true });
 		expect(result.json).toEqual([
 			expect.objectContaining({ error: 'Forbidden: missing scope segments_read', httpCode: '403' }),

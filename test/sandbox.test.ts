@@ -23,7 +23,12 @@ interface CallOptions {
 	headers?: Record<string, string>;
 }
 
-async function call(sb: Sandbox, method: Dispatcher.HttpMethod, path: string, options: CallOptions = {}): Promise<Reply> {
+async function call(
+	sb: Sandbox,
+	method: Dispatcher.HttpMethod,
+	path: string,
+	options: CallOptions = {},
+): Promise<Reply> {
 	const url = new URL(path, sb.url);
 	for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
 	const headers: Record<string, string> = { ...options.headers };
@@ -32,7 +37,12 @@ async function call(sb: Sandbox, method: Dispatcher.HttpMethod, path: string, op
 	const res = await request(url, {
 		method,
 		headers,
-		body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+		body:
+			options.body === undefined
+				? undefined
+				: typeof options.body === 'string'
+					? options.body
+					: JSON.stringify(options.body),
 	});
 	const text = await res.body.text();
 	return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
@@ -65,7 +75,9 @@ describe('tokens', () => {
 	it('logs in with the demo credentials: a JWT-shaped token in the body and the Authorization header', async () => {
 		const { sb } = ctx;
 		const before = sb.logins;
-		const res = await call(sb, 'POST', '/v1/sts/login/services', { body: { clientKey: sb.credentials.clientKey, clientSecret: sb.credentials.clientSecret } });
+		const res = await call(sb, 'POST', '/v1/sts/login/services', {
+			body: { clientKey: sb.credentials.clientKey, clientSecret: sb.credentials.clientSecret },
+		});
 		expect(res.status).toBe(200);
 		expect(res.headers.authorization).toBe(res.body.token);
 		const parts = (res.body.token as string).split('.');
@@ -79,7 +91,9 @@ describe('tokens', () => {
 	it('refuses a wrong secret with 401 and no token', async () => {
 		const { sb } = ctx;
 		const before = sb.logins;
-		const res = await call(sb, 'POST', '/v1/sts/login/services', { body: { clientKey: sb.credentials.clientKey, clientSecret: 'nope' } });
+		const res = await call(sb, 'POST', '/v1/sts/login/services', {
+			body: { clientKey: sb.credentials.clientKey, clientSecret: 'nope' },
+		});
 		expect(res.status).toBe(401);
 		expect(res.body).toEqual({ message: 'Invalid client key or secret' });
 		expect(sb.logins).toBe(before);
@@ -206,7 +220,9 @@ describe('contacts', () => {
 
 		const newsletter = await list({ 'customOptin.Newsletter': true, mktgCommunications: true, size: 1000 });
 		const expected = contacts.filter(
-			(c) => c.policies.some((p) => p.name === 'customs.Newsletter' && p.accepted) && c.policies.some((p) => p.name === 'mktgCommunications' && p.accepted),
+			(c) =>
+				c.policies.some((p) => p.name === 'customs.Newsletter' && p.accepted) &&
+				c.policies.some((p) => p.name === 'mktgCommunications' && p.accepted),
 		);
 		expect(newsletter.body.customers.map((c: Json) => c.cid)).toEqual(expected.map((c) => c.cid));
 
@@ -243,7 +259,9 @@ describe('contacts', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.customer).toEqual(contact);
 		expect(contact.phone ?? '+1').toMatch(/^\+\d{8,15}$/);
-		expect(contact.policies.map((p) => p.name)).toEqual(expect.arrayContaining(['privacy', 'termsOfUse', 'mktgCommunications', 'ageVerification']));
+		expect(contact.policies.map((p) => p.name)).toEqual(
+			expect.arrayContaining(['privacy', 'termsOfUse', 'mktgCommunications', 'ageVerification']),
+		);
 		expect(sb.data.contacts.some((c) => c.policies.some((p) => p.name === 'customs.Newsletter'))).toBe(true);
 		expect(sb.data.contacts.some((c) => !c.email) && sb.data.contacts.some((c) => !c.phone)).toBe(true);
 		expect(Object.keys(contact.metrics)).toHaveLength(15);
@@ -267,12 +285,21 @@ describe('contacts', () => {
 		const path = `/v1/customers/${contact.cid}/policies`;
 		const partial = await call(sb, 'PUT', path, {
 			token,
-			body: { policies: [{ policyKey: 'mktgCommunications', accepted: true }, { policyKey: 'customs.Newsletter', accepted: false }, { policyKey: 'customs.NoSuchThing', accepted: true }] },
+			body: {
+				policies: [
+					{ policyKey: 'mktgCommunications', accepted: true },
+					{ policyKey: 'customs.Newsletter', accepted: false },
+					{ policyKey: 'customs.NoSuchThing', accepted: true },
+				],
+			},
 		});
 		expect(partial.status).toBe(207);
 		expect(partial.body).toEqual({ mktgCommunications: true, 'customs.Newsletter': false });
 
-		const full = await call(sb, 'PUT', path, { token, body: { policies: [{ policyKey: 'ageVerification', accepted: false }] } });
+		const full = await call(sb, 'PUT', path, {
+			token,
+			body: { policies: [{ policyKey: 'ageVerification', accepted: false }] },
+		});
 		expect(full.status).toBe(200);
 		expect(full.body).toEqual({ ageVerification: false });
 
@@ -286,7 +313,9 @@ describe('contacts', () => {
 		const { sb, token } = ctx;
 		const path = `/v1/customers/${sb.data.contacts[3]!.cid}/policies`;
 		expect((await call(sb, 'PUT', path, { token, body: {} })).body.message).toMatch(/policies/);
-		expect((await call(sb, 'PUT', path, { token, body: { policies: [{ policyKey: 'privacy', accepted: 'yes' }] } })).status).toBe(409);
+		expect(
+			(await call(sb, 'PUT', path, { token, body: { policies: [{ policyKey: 'privacy', accepted: 'yes' }] } })).status,
+		).toBe(409);
 		expect((await call(sb, 'PUT', path, { token, body: '{not json' })).status).toBe(409);
 	});
 
@@ -304,7 +333,10 @@ describe('contacts', () => {
 		let sid: string | undefined;
 		const got: Json[] = [];
 		for (;;) {
-			const res = await call(sb, 'GET', `/v2/customers/${cid}/accountings`, { token, query: sid ? { sid, size: 3 } : { size: 3 } });
+			const res = await call(sb, 'GET', `/v2/customers/${cid}/accountings`, {
+				token,
+				query: sid ? { sid, size: 3 } : { size: 3 },
+			});
 			expect(res.status).toBe(200);
 			sid = res.body.sId;
 			got.push(...res.body.connections);
@@ -322,7 +354,10 @@ describe('contacts', () => {
 		const cid = sb.data.contacts[0]!.cid;
 		const devices = await call(sb, 'GET', `/v2/customers/${cid}/devices`, { token });
 		expect(devices.body.count).toBeGreaterThan(0);
-		expect(devices.body.devices[0]).toMatchObject({ macAddress: expect.stringMatching(/^([0-9A-F]{2}:){5}[0-9A-F]{2}$/), connections: expect.any(Number) });
+		expect(devices.body.devices[0]).toMatchObject({
+			macAddress: expect.stringMatching(/^([0-9A-F]{2}:){5}[0-9A-F]{2}$/),
+			connections: expect.any(Number),
+		});
 		const activities = await call(sb, 'GET', `/v2/customers/${cid}/activities`, { token });
 		expect(activities.status).toBe(200);
 		expect(activities.body.count).toBe(activities.body.activities.length);
@@ -370,7 +405,8 @@ describe('scroll expiry', () => {
 
 describe('organization events', () => {
 	const ctx = useSandbox();
-	const events = (query: CallOptions['query'] = {}) => call(ctx.sb, 'GET', `/v1/organizations/${ctx.sb.organizationId}/events`, { token: ctx.token, query });
+	const events = (query: CallOptions['query'] = {}) =>
+		call(ctx.sb, 'GET', `/v1/organizations/${ctx.sb.organizationId}/events`, { token: ctx.token, query });
 
 	it('scrolls with enableScroll/scrollId: scrollId on every page, an empty page past the end', async () => {
 		const ids: string[] = [];
@@ -399,12 +435,17 @@ describe('organization events', () => {
 		expect(new Set(list.map((e) => e.event.type)).size).toBe(13);
 		for (const e of list) {
 			expect(e.when.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-			expect(e.when).toEqual({ createdAt: expect.any(String), createdAtLocal: expect.any(String), timezone: expect.any(String) });
+			expect(e.when).toEqual({
+				createdAt: expect.any(String),
+				createdAtLocal: expect.any(String),
+				timezone: expect.any(String),
+			});
 			const geo = e.event.type.startsWith('geo_');
 			expect(e.event.id.endsWith(geo ? 'g' : 'l')).toBe(true);
 			expect('organizationId' in e).toBe(!geo);
 			if (geo) expect(e.where.geofenceJSON.coordinates).toHaveLength(2);
-			if (e.event.type === 'visit') expect(e.event.visit).toMatchObject({ duration: expect.any(Number), startAt: expect.any(String) });
+			if (e.event.type === 'visit')
+				expect(e.event.visit).toMatchObject({ duration: expect.any(Number), startAt: expect.any(String) });
 		}
 	});
 
@@ -462,7 +503,13 @@ describe('organization events', () => {
 		expect(all.body.count).toBe(own.length);
 		expect(all.body.events.every((e: Json) => e.customerId === cid)).toBe(true);
 		expect((await call(sb, 'GET', path, { token, query: { size: 2 } })).body.count).toBe(2);
-		expect((await call(sb, 'GET', `/v1/organizations/${sb.organizationId}/customers/deadbeefdeadbeefdeadbeef/events`, { token })).status).toBe(404);
+		expect(
+			(
+				await call(sb, 'GET', `/v1/organizations/${sb.organizationId}/customers/deadbeefdeadbeefdeadbeef/events`, {
+					token,
+				})
+			).status,
+		).toBe(404);
 	});
 });
 
@@ -473,7 +520,9 @@ describe('injected events and late visibility', () => {
 	it('shows an injected event only once the clock passes createdAt + visibleAfterMs', async () => {
 		const { sb, token } = ctx;
 		const contact = sb.data.contacts[5]!;
-		const [injected] = sb.injectEvents([{ type: 'signup', customerId: contact.cid, visibleAfterMs: 30_000, signup: { source: 'kiosk' } }]);
+		const [injected] = sb.injectEvents([
+			{ type: 'signup', customerId: contact.cid, visibleAfterMs: 30_000, signup: { source: 'kiosk' } },
+		]);
 		expect(injected.event.id).toMatch(/l$/);
 		expect(injected.event.signup).toEqual({ source: 'kiosk' });
 		const query = { events: 'signup', dateStart: new Date(sb.clock.now() - 1000).toISOString() };
@@ -488,7 +537,9 @@ describe('injected events and late visibility', () => {
 	it('injects through the admin door, and a backdated event appears in its place', async () => {
 		const { sb, token } = ctx;
 		const createdAt = new Date(sb.clock.now() - 3_600_000).toISOString();
-		const res = await call(sb, 'POST', '/__admin/events', { body: [{ type: 'geo_visit', createdAt, visibleAfterMs: 5000 }, { type: 'login' }] });
+		const res = await call(sb, 'POST', '/__admin/events', {
+			body: [{ type: 'geo_visit', createdAt, visibleAfterMs: 5000 }, { type: 'login' }],
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.count).toBe(2);
 		const [geo] = res.body.events;
@@ -497,7 +548,9 @@ describe('injected events and late visibility', () => {
 		expect(geo.when.createdAt).toBe(createdAt);
 		const path = `/v1/organizations/${sb.organizationId}/events`;
 		const query = { dateStart: createdAt, dateEnd: createdAt, sortBy: 'utcTime' };
-		expect((await call(sb, 'GET', path, { token, query })).body.events.map((e: Json) => e.event.id)).toEqual([geo.event.id]);
+		expect((await call(sb, 'GET', path, { token, query })).body.events.map((e: Json) => e.event.id)).toEqual([
+			geo.event.id,
+		]);
 		expect((await call(sb, 'POST', '/__admin/events', { body: [{ type: 'teleport' }] })).status).toBe(400);
 	});
 
@@ -505,7 +558,11 @@ describe('injected events and late visibility', () => {
 		const { sb } = ctx;
 		sb.clearRequests();
 		const state = await call(sb, 'GET', '/__admin/state');
-		expect(state.body).toMatchObject({ organizationId: sb.organizationId, logins: sb.logins, counts: { contacts: 300, segments: 6 } });
+		expect(state.body).toMatchObject({
+			organizationId: sb.organizationId,
+			logins: sb.logins,
+			counts: { contacts: 300, segments: 6 },
+		});
 		expect(state.body.counts.events).toBe(sb.data.events.length);
 		const before = sb.clock.now();
 		const moved = await call(sb, 'POST', '/__admin/clock', { body: { advance: 60_000 } });
@@ -515,7 +572,10 @@ describe('injected events and late visibility', () => {
 		const token = await login(sb);
 		expect((await call(sb, 'POST', '/__admin/tokens/expire')).body.expired).toBeGreaterThan(0);
 		expect((await call(sb, 'GET', `/v2/segments/organizations/${sb.organizationId}`, { token })).status).toBe(403);
-		expect(sb.requests.map((r) => r.path)).toEqual(['/v1/sts/login/services', `/v2/segments/organizations/${sb.organizationId}`]);
+		expect(sb.requests.map((r) => r.path)).toEqual([
+			'/v1/sts/login/services',
+			`/v2/segments/organizations/${sb.organizationId}`,
+		]);
 		const logged = await call(sb, 'GET', '/__admin/requests');
 		expect(logged.body.count).toBe(2);
 		expect((await call(sb, 'DELETE', '/__admin/requests')).status).toBe(200);
@@ -547,7 +607,11 @@ describe('faults', () => {
 		expect((await call(sb, 'GET', segmentsPath())).status).toBe(403); // not matched: no token
 		const res = await call(sb, 'POST', '/v1/sts/login/services', { body: {} });
 		expect(res).toMatchObject({ status: 503, body: { message: 'maintenance' } });
-		expect(sb.requests[sb.requests.length - 1]).toMatchObject({ method: 'POST', path: '/v1/sts/login/services', status: 503 });
+		expect(sb.requests[sb.requests.length - 1]).toMatchObject({
+			method: 'POST',
+			path: '/v1/sts/login/services',
+			status: 503,
+		});
 	});
 
 	it('delays and then serves normally', async () => {
@@ -586,7 +650,7 @@ describe('faults', () => {
 		await call(sb, 'POST', '/__admin/faults', { body: { status: 502, times: 5 } });
 		await call(sb, 'DELETE', '/__admin/faults');
 		expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(200);
-		expect((await call(sb, 'POST', '/__admin/faults', { body: { path: '(' , status: 500 } })).status).toBe(400);
+		expect((await call(sb, 'POST', '/__admin/faults', { body: { path: '(', status: 500 } })).status).toBe(400);
 	});
 });
 
@@ -596,10 +660,21 @@ describe('request log', () => {
 	it('records method, path, query, body, authorization, status and time', async () => {
 		const { sb, token } = ctx;
 		sb.clearRequests();
-		await call(sb, 'GET', `/v3/hotspots/organizations/${sb.organizationId}`, { token, query: { limit: 5, name: 'AP' } });
+		await call(sb, 'GET', `/v3/hotspots/organizations/${sb.organizationId}`, {
+			token,
+			query: { limit: 5, name: 'AP' },
+		});
 		await call(sb, 'PUT', `/v1/customers/${sb.data.contacts[0]!.cid}/policies`, { token, body: { policies: [] } });
 		expect(sb.requests).toEqual([
-			{ method: 'GET', path: `/v3/hotspots/organizations/${sb.organizationId}`, query: { limit: '5', name: 'AP' }, body: undefined, authorization: `Bearer ${token}`, status: 200, at: expect.any(Number) },
+			{
+				method: 'GET',
+				path: `/v3/hotspots/organizations/${sb.organizationId}`,
+				query: { limit: '5', name: 'AP' },
+				body: undefined,
+				authorization: `Bearer ${token}`,
+				status: 200,
+				at: expect.any(Number),
+			},
 			expect.objectContaining({ method: 'PUT', body: { policies: [] }, status: 409 }),
 		]);
 	});
@@ -613,7 +688,9 @@ describe('segments and organization WiFi connections', () => {
 	it('lists segments', async () => {
 		const res = await call(ctx.sb, 'GET', `/v2/segments/organizations/${ctx.sb.organizationId}`, { token: ctx.token });
 		expect(res.body.size).toBe(6);
-		expect(res.body.segments[0]).toEqual(expect.objectContaining({ id: expect.any(String), name: expect.any(String), audience: expect.any(Number) }));
+		expect(res.body.segments[0]).toEqual(
+			expect.objectContaining({ id: expect.any(String), name: expect.any(String), audience: expect.any(Number) }),
+		);
 	});
 
 	it('scrolls the organization connections by sid', async () => {
@@ -668,14 +745,41 @@ describe('hotspots', () => {
 		const first = await call(sb, 'GET', `/v3/hotspots/organizations/${org()}`, { token });
 		expect(first.body).toMatchObject({ status: 'ok', count: 25 });
 		expect(first.body.hotspots).toHaveLength(20);
-		const rest = await call(sb, 'GET', `/v3/hotspots/organizations/${org()}`, { token, query: { limit: 20, offset: 20 } });
+		const rest = await call(sb, 'GET', `/v3/hotspots/organizations/${org()}`, {
+			token,
+			query: { limit: 20, offset: 20 },
+		});
 		expect(rest.body.hotspots).toHaveLength(5);
 		expect(Object.keys(first.body.hotspots[0]).sort()).toEqual(
-			['id', 'name', 'description', 'firmware', 'vendor', 'hotspotIdentifier', 'date', 'macAddress', 'venueId', 'country', 'city', 'address', 'latitude', 'longitude', 'deleted'].sort(),
+			[
+				'id',
+				'name',
+				'description',
+				'firmware',
+				'vendor',
+				'hotspotIdentifier',
+				'date',
+				'macAddress',
+				'venueId',
+				'country',
+				'city',
+				'address',
+				'latitude',
+				'longitude',
+				'deleted',
+			].sort(),
 		);
-		const byVenue = await call(sb, 'GET', `/v3/hotspots/organizations/${org()}`, { token, query: { venueId: sb.data.locations[0].id } });
+		const byVenue = await call(sb, 'GET', `/v3/hotspots/organizations/${org()}`, {
+			token,
+			query: { venueId: sb.data.locations[0].id },
+		});
 		expect(byVenue.body.count).toBe(sb.data.hotspots.filter((h) => h.venueId === sb.data.locations[0].id).length);
-		const bad: Array<CallOptions['query']> = [{ limit: 0 }, { limit: 1001 }, { creationDateStart: '01/02/2024' }, { deleted: 'no' }];
+		const bad: Array<CallOptions['query']> = [
+			{ limit: 0 },
+			{ limit: 1001 },
+			{ creationDateStart: '01/02/2024' },
+			{ deleted: 'no' },
+		];
 		for (const query of bad) {
 			expect((await call(sb, 'GET', `/v3/hotspots/organizations/${org()}`, { token, query })).status).toBe(409);
 		}
@@ -685,17 +789,31 @@ describe('hotspots', () => {
 		const { sb, token } = ctx;
 		const created = await call(sb, 'POST', '/v3/hotspots', { token, body: newHotspot() });
 		expect(created.status).toBe(200);
-		expect(created.body).toMatchObject({ status: 'ok', locationId: sb.data.locations[0].id, hotspotId: expect.any(String) });
+		expect(created.body).toMatchObject({
+			status: 'ok',
+			locationId: sb.data.locations[0].id,
+			hotspotId: expect.any(String),
+		});
 		const { hotspotId } = created.body;
 
 		const got = await call(sb, 'GET', `/v3/hotspots/${hotspotId}`, { token });
 		expect(got.body.hotspot).toMatchObject({ name: 'Lobby AP', macAddress: '00:11:22:AA:BB:CC', deleted: false });
-		const byIdentifier = await call(sb, 'GET', `/v3/hotspots/identifier/${encodeURIComponent(got.body.hotspot.hotspotIdentifier)}`, { token });
+		const byIdentifier = await call(
+			sb,
+			'GET',
+			`/v3/hotspots/identifier/${encodeURIComponent(got.body.hotspot.hotspotIdentifier)}`,
+			{ token },
+		);
 		expect(byIdentifier.body.hotspot.id).toBe(hotspotId);
 
 		const updated = await call(sb, 'PUT', `/v3/hotspots/${hotspotId}`, {
 			token,
-			body: { organziationId: org(), locationId: sb.data.locations[1].id, name: 'Lobby AP (moved)', addressAsLocation: true },
+			body: {
+				organziationId: org(),
+				locationId: sb.data.locations[1].id,
+				name: 'Lobby AP (moved)',
+				addressAsLocation: true,
+			},
 		});
 		expect(updated.status).toBe(200);
 		expect(updated.body.locationId).toBe(sb.data.locations[1].id);
@@ -714,7 +832,8 @@ describe('hotspots', () => {
 
 	it('validates the create body', async () => {
 		const { sb, token } = ctx;
-		const without = (field: string) => Object.fromEntries(Object.entries(newHotspot()).filter(([key]) => key !== field));
+		const without = (field: string) =>
+			Object.fromEntries(Object.entries(newHotspot()).filter(([key]) => key !== field));
 		const cases: Array<[object, number, RegExp]> = [
 			[without('name'), 409, /name/],
 			[without('routerType'), 409, /routerType/],
@@ -730,10 +849,16 @@ describe('hotspots', () => {
 		];
 		for (const [body, status, message] of cases) {
 			const res = await call(sb, 'POST', '/v3/hotspots', { token, body });
-			expect({ status: res.status, message: res.body.message }).toEqual({ status, message: expect.stringMatching(message) });
+			expect({ status: res.status, message: res.body.message }).toEqual({
+				status,
+				message: expect.stringMatching(message),
+			});
 		}
 		const { country, address, city, state, zip, organizationId, ...rest } = newHotspot();
-		const asLocation = await call(sb, 'POST', '/v3/hotspots', { token, body: { ...rest, organziationId: organizationId, addressAsLocation: true } });
+		const asLocation = await call(sb, 'POST', '/v3/hotspots', {
+			token,
+			body: { ...rest, organziationId: organizationId, addressAsLocation: true },
+		});
 		expect(asLocation.status).toBe(200);
 		expect([country, address, city, state, zip]).toHaveLength(5);
 	});
@@ -747,8 +872,12 @@ describe('hotspots', () => {
 			expect(res.status).toBe(409);
 			expect(res.body.message).toContain(field);
 		}
-		expect((await call(sb, 'PUT', `/v3/hotspots/${hotspot.id}`, { token, body: { organizationId: org() } })).body.message).toMatch(/locationId/);
-		expect((await call(sb, 'PUT', `/v3/hotspots/${hotspot.id}`, { token, body: { locationId: hotspot.venueId } })).status).toBe(409);
+		expect(
+			(await call(sb, 'PUT', `/v3/hotspots/${hotspot.id}`, { token, body: { organizationId: org() } })).body.message,
+		).toMatch(/locationId/);
+		expect(
+			(await call(sb, 'PUT', `/v3/hotspots/${hotspot.id}`, { token, body: { locationId: hotspot.venueId } })).status,
+		).toBe(409);
 		expect((await call(sb, 'PUT', '/v3/hotspots/nope', { token, body: base })).status).toBe(404);
 		expect((await call(sb, 'GET', '/v3/hotspots/identifier/nope', { token })).status).toBe(404);
 	});
@@ -778,7 +907,9 @@ describe('locations', () => {
 		expect(all.body.size).toBe(12);
 		expect(all.body.locations[0]).toHaveProperty('organziationId', sb.organizationId);
 		const tagged = await call(sb, 'GET', path(), { token, query: { tags: 'airport,mall' } });
-		expect(tagged.body.size).toBe(sb.data.locations.filter((l) => l.tags.includes('airport') || l.tags.includes('mall')).length);
+		expect(tagged.body.size).toBe(
+			sb.data.locations.filter((l) => l.tags.includes('airport') || l.tags.includes('mall')).length,
+		);
 	});
 
 	it('creates (reporting new tags), reads, updates and deletes a location', async () => {
@@ -791,9 +922,15 @@ describe('locations', () => {
 		const { locationId } = created.body;
 
 		const got = await call(sb, 'GET', `/v1/locations/${locationId}`, { token });
-		expect(got.body).toMatchObject({ size: 1, location: { id: locationId, name: 'Pisa Centrale', timezone: 'Europe/Rome', address: { city: 'Pisa' } } });
+		expect(got.body).toMatchObject({
+			size: 1,
+			location: { id: locationId, name: 'Pisa Centrale', timezone: 'Europe/Rome', address: { city: 'Pisa' } },
+		});
 
-		const updated = await call(sb, 'PUT', `${path()}/${locationId}`, { token, body: { city: 'Lucca', tags: ['station-new', 'brand-new'] } });
+		const updated = await call(sb, 'PUT', `${path()}/${locationId}`, {
+			token,
+			body: { city: 'Lucca', tags: ['station-new', 'brand-new'] },
+		});
 		expect(updated.body.newTags).toEqual(['brand-new']);
 		expect((await call(sb, 'GET', `/v1/locations/${locationId}`, { token })).body.location.address.city).toBe('Lucca');
 
@@ -820,9 +957,13 @@ describe('locations', () => {
 			expect(res.body.message).toMatch(message);
 		}
 		const existing = sb.data.locations[0].id;
-		expect((await call(sb, 'PUT', `${path()}/${existing}`, { token, body: { categoryName: 'spaceport' } })).status).toBe(409);
+		expect(
+			(await call(sb, 'PUT', `${path()}/${existing}`, { token, body: { categoryName: 'spaceport' } })).status,
+		).toBe(409);
 		expect((await call(sb, 'PUT', `${path()}/nope`, { token, body: { name: 'x' } })).status).toBe(404);
-		expect((await call(sb, 'POST', '/v1/organizations/nope/locations', { token, body: newLocation() })).status).toBe(404);
+		expect((await call(sb, 'POST', '/v1/organizations/nope/locations', { token, body: newLocation() })).status).toBe(
+			404,
+		);
 	});
 });
 
@@ -837,7 +978,13 @@ describe('routing', () => {
 	});
 
 	it('answers 404 for an unknown organization on every organization-scoped list', async () => {
-		for (const path of ['/v1/organizations/x/events', '/v2/organizations/x/accountings', '/v2/segments/organizations/x', '/v3/hotspots/organizations/x', '/v1/organizations/x/locations']) {
+		for (const path of [
+			'/v1/organizations/x/events',
+			'/v2/organizations/x/accountings',
+			'/v2/segments/organizations/x',
+			'/v3/hotspots/organizations/x',
+			'/v1/organizations/x/locations',
+		]) {
 			const res = await call(ctx.sb, 'GET', path, { token: ctx.token });
 			expect(res.status).toBe(404);
 			expect(res.body.message).toBe('Organization not found: x');
@@ -866,7 +1013,10 @@ describe('seeding', () => {
 			expect(sb.data.contacts.length).toBe(100_000);
 			const token = await login(sb);
 			const last = sb.data.contacts.at(-1)!;
-			const res = await call(sb, 'GET', `/v2/customers/organizations/${sb.organizationId}`, { token, query: { username: last.username } });
+			const res = await call(sb, 'GET', `/v2/customers/organizations/${sb.organizationId}`, {
+				token,
+				query: { username: last.username },
+			});
 			expect(res.body.customers.map((c: Json) => c.cid)).toEqual([last.cid]);
 			expect((await call(sb, 'GET', `/v2/customers/${last.cid}`, { token })).status).toBe(200);
 		} finally {

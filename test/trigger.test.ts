@@ -37,7 +37,9 @@ async function poll(ctx: TestContext, workflow: Workflow): Promise<string[]> {
 }
 
 function inject(ctx: TestContext, events: IDataObject[]): Injected[] {
-	return ctx.sb.injectEvents(events as unknown as InjectedEvent[]).map((e) => ({ id: String(e.event.id), type: String(e.event.type) }));
+	return ctx.sb
+		.injectEvents(events as unknown as InjectedEvent[])
+		.map((e) => ({ id: String(e.event.id), type: String(e.event.type) }));
 }
 
 function ids(events: Injected[], kinds?: string[]): string[] {
@@ -61,7 +63,12 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'] }));
 		expect(await poll(ctx, workflow)).toEqual([]); // history is not replayed
 		const injected = inject(ctx, [
-			{ type: 'signup' }, { type: 'visit' }, { type: 'login' }, { type: 'signup' }, { type: 'click_email' }, { type: 'visit' },
+			{ type: 'signup' },
+			{ type: 'visit' },
+			{ type: 'login' },
+			{ type: 'signup' },
+			{ type: 'click_email' },
+			{ type: 'visit' },
 		]);
 		const first = await poll(ctx, workflow);
 		expect(sorted(first)).toEqual(sorted(ids(injected, ['signup', 'visit'])));
@@ -72,7 +79,12 @@ describe('Cloud4Wi Trigger', () => {
 		expect(ctx.sb.requests[0]).toMatchObject({
 			method: 'GET',
 			path: `/v1/organizations/${ctx.sb.organizationId}/events`,
-			query: expect.objectContaining({ events: 'signup,visit', sortBy: 'utcTime', enableScroll: 'true', size: '10000' }),
+			query: expect.objectContaining({
+				events: 'signup,visit',
+				sortBy: 'utcTime',
+				enableScroll: 'true',
+				size: '10000',
+			}),
 		});
 	});
 
@@ -81,10 +93,16 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: [] }));
 		await poll(ctx, workflow);
 		const at = new Date(ctx.sb.clock.now() + 1000).toISOString();
-		const a = inject(ctx, [{ type: 'signup', createdAt: at }, { type: 'visit', createdAt: at }]);
+		const a = inject(ctx, [
+			{ type: 'signup', createdAt: at },
+			{ type: 'visit', createdAt: at },
+		]);
 		ctx.sb.clock.advance(2000);
 		expect(sorted(await poll(ctx, workflow))).toEqual(sorted(ids(a)));
-		const b = inject(ctx, [{ type: 'login', createdAt: at }, { type: 'signup', createdAt: new Date(ctx.sb.clock.now()).toISOString() }]);
+		const b = inject(ctx, [
+			{ type: 'login', createdAt: at },
+			{ type: 'signup', createdAt: new Date(ctx.sb.clock.now()).toISOString() },
+		]);
 		const second = await poll(ctx, workflow);
 		expect(second).toEqual(ids(b));
 		expect(await poll(ctx, workflow)).toEqual([]);
@@ -95,7 +113,9 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
 		await poll(ctx, workflow);
 		const t0 = ctx.sb.clock.now();
-		const late = inject(ctx, [{ type: 'signup', createdAt: new Date(t0 + MINUTE).toISOString(), visibleAfterMs: 9 * MINUTE }]);
+		const late = inject(ctx, [
+			{ type: 'signup', createdAt: new Date(t0 + MINUTE).toISOString(), visibleAfterMs: 9 * MINUTE },
+		]);
 		ctx.sb.clock.advance(5 * MINUTE);
 		const onTime = inject(ctx, [{ type: 'signup', createdAt: new Date(t0 + 4 * MINUTE).toISOString() }]);
 		expect(await poll(ctx, workflow)).toEqual(ids(onTime));
@@ -110,7 +130,10 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
 		await poll(ctx, workflow);
 		const base = ctx.sb.clock.now() + 1000;
-		const burst = inject(ctx, Array.from({ length: 25_000 }, (_, i) => ({ type: 'signup', createdAt: new Date(base + i).toISOString() })));
+		const burst = inject(
+			ctx,
+			Array.from({ length: 25_000 }, (_, i) => ({ type: 'signup', createdAt: new Date(base + i).toISOString() })),
+		);
 		ctx.sb.clock.advance(30_000);
 		ctx.sb.clearRequests();
 		const emitted = await poll(ctx, workflow);
@@ -128,7 +151,10 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['login'] }));
 		await poll(ctx, workflow);
 		const base = ctx.sb.clock.now() + 1000;
-		const flood = inject(ctx, Array.from({ length: 55_000 }, (_, i) => ({ type: 'login', createdAt: new Date(base + i * 5).toISOString() })));
+		const flood = inject(
+			ctx,
+			Array.from({ length: 55_000 }, (_, i) => ({ type: 'login', createdAt: new Date(base + i * 5).toISOString() })),
+		);
 		ctx.sb.clock.advance(5 * MINUTE);
 		expect((await poll(ctx, workflow)).length).toBe(flood.length);
 		expect(rememberedIds(workflow)).toBe(50_000);
@@ -143,7 +169,13 @@ describe('Cloud4Wi Trigger', () => {
 		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'] }));
 		await poll(ctx, workflow);
 		const base = ctx.sb.clock.now();
-		const events = inject(ctx, Array.from({ length: 15_000 }, (_, i) => ({ type: i % 2 ? 'visit' : 'signup', createdAt: new Date(base + 1000 + i).toISOString() })));
+		const events = inject(
+			ctx,
+			Array.from({ length: 15_000 }, (_, i) => ({
+				type: i % 2 ? 'visit' : 'signup',
+				createdAt: new Date(base + 1000 + i).toISOString(),
+			})),
+		);
 		ctx.sb.clock.advance(30_000);
 		const before = JSON.stringify(workflow.staticData);
 		// The second page keeps failing past the retries.
@@ -166,7 +198,13 @@ describe('Cloud4Wi Trigger', () => {
 		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 		// n8n is down for an hour; events keep coming.
 		ctx.sb.clock.advance(60 * MINUTE);
-		const b = inject(ctx, Array.from({ length: 5 }, (_, i) => ({ type: 'visit', createdAt: new Date(ctx.sb.clock.now() - (50 - i) * MINUTE).toISOString() })));
+		const b = inject(
+			ctx,
+			Array.from({ length: 5 }, (_, i) => ({
+				type: 'visit',
+				createdAt: new Date(ctx.sb.clock.now() - (50 - i) * MINUTE).toISOString(),
+			})),
+		);
 		workflow = buildWorkflow(json, saved);
 		expect(await poll(ctx, workflow)).toEqual(ids(b));
 		expect(await poll(ctx, workflow)).toEqual([]);
@@ -189,9 +227,12 @@ describe('Cloud4Wi Trigger', () => {
 		await poll(ctx, workflow);
 		const state = JSON.stringify(workflow.staticData);
 		ctx.sb.clock.advance(2000);
-		const a = inject(ctx, [{ type: 'signup', createdAt: new Date(ctx.sb.clock.now() - 1000).toISOString() }, { type: 'login' }]);
+		const a = inject(ctx, [
+			{ type: 'signup', createdAt: new Date(ctx.sb.clock.now() - 1000).toISOString() },
+			{ type: 'login' },
+		]);
 		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger', 'manual');
-		expect(emitted?.map((i) => ((i.json.event as IDataObject).id))).toEqual([a[0].id]);
+		expect(emitted?.map((i) => (i.json.event as IDataObject).id)).toEqual([a[0].id]);
 		expect(JSON.stringify(workflow.staticData)).toBe(state);
 		expect(await poll(ctx, workflow)).toEqual([a[0].id]);
 	});
@@ -201,7 +242,10 @@ describe('Cloud4Wi Trigger', () => {
 		const [here, there] = ctx.sb.data.locations;
 		const [alice, bob] = ctx.sb.data.contacts;
 		const workflow = buildWorkflow(
-			triggerWorkflow({ events: ['signup', 'visit'], options: { locationIds: [here.id], simplify: true, includeContact: true } }),
+			triggerWorkflow({
+				events: ['signup', 'visit'],
+				options: { locationIds: [here.id], simplify: true, includeContact: true },
+			}),
 		);
 		await poll(ctx, workflow);
 		const injected = inject(ctx, [
@@ -214,11 +258,18 @@ describe('Cloud4Wi Trigger', () => {
 		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger');
 		const items = (emitted ?? []).map((i) => i.json);
 		expect(sorted(items.map((i) => String(i.id)))).toEqual(sorted(injected.slice(0, 3).map((e) => e.id)));
-		expect(items[0]).toMatchObject({ type: expect.any(String), contactId: expect.any(String), locationId: here.id, createdAt: expect.any(String) });
+		expect(items[0]).toMatchObject({
+			type: expect.any(String),
+			contactId: expect.any(String),
+			locationId: here.id,
+			createdAt: expect.any(String),
+		});
 		const aliceItem = items.find((i) => i.contactId === alice.cid)!;
 		expect(aliceItem.contact).toMatchObject({ id: alice.cid, email: alice.email, firstName: alice.firstName });
 		const profileCalls = ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/'));
-		expect(sorted(profileCalls.map((r) => r.path))).toEqual(sorted([`/v2/customers/${alice.cid}`, `/v2/customers/${bob.cid}`]));
+		expect(sorted(profileCalls.map((r) => r.path))).toEqual(
+			sorted([`/v2/customers/${alice.cid}`, `/v2/customers/${bob.cid}`]),
+		);
 	});
 
 	test('over many polls with random events, late arrivals and faults, every matching event arrives exactly once and the state stays small', async () => {
@@ -228,7 +279,7 @@ describe('Cloud4Wi Trigger', () => {
 		await poll(ctx, workflow);
 		ctx.sb.clock.advance(5000); // nothing below predates activation
 		let seed = 42;
-		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 		const all = ['signup', 'visit', 'login', 'geo_visit', 'open_email', 'geo_arriving'];
 		const injected: Injected[] = [];
 		const emitted: string[] = [];
@@ -237,12 +288,15 @@ describe('Cloud4Wi Trigger', () => {
 			const now = ctx.sb.clock.now();
 			const count = Math.floor(random() * 30);
 			injected.push(
-				...inject(ctx, Array.from({ length: count }, () => ({
-					type: all[Math.floor(random() * all.length)],
-					// Some share timestamps, some show up to 10 minutes late.
-					createdAt: new Date(now - Math.floor(random() * 3) * 1000).toISOString(),
-					visibleAfterMs: random() < 0.2 ? Math.floor(random() * 10 * MINUTE) : 0,
-				}))),
+				...inject(
+					ctx,
+					Array.from({ length: count }, () => ({
+						type: all[Math.floor(random() * all.length)],
+						// Some share timestamps, some show up to 10 minutes late.
+						createdAt: new Date(now - Math.floor(random() * 3) * 1000).toISOString(),
+						visibleAfterMs: random() < 0.2 ? Math.floor(random() * 10 * MINUTE) : 0,
+					})),
+				),
 			);
 			if (random() < 0.15) ctx.sb.addFault({ path: '/events$', status: 500, times: 6, retryAfter: 0 });
 			try {

@@ -106,7 +106,12 @@ export function median(values: number[]): number {
 /** The largest of each memory figure over several runs. */
 export function worstMemory(runs: Memory[]): Memory {
 	const max = (key: keyof Memory) => Math.max(...runs.map((r) => r[key]));
-	return { peakRssMb: max('peakRssMb'), rssDeltaMb: max('rssDeltaMb'), peakHeapDeltaMb: max('peakHeapDeltaMb'), retainedHeapMb: max('retainedHeapMb') };
+	return {
+		peakRssMb: max('peakRssMb'),
+		rssDeltaMb: max('rssDeltaMb'),
+		peakHeapDeltaMb: max('peakHeapDeltaMb'),
+		retainedHeapMb: max('retainedHeapMb'),
+	};
 }
 
 export function round(value: number, digits = 1): number {
@@ -119,7 +124,8 @@ export function printTable(title: string, rows: Array<Record<string, string | nu
 	const columns = Object.keys(rows[0] ?? {});
 	const cells = [columns, ...rows.map((row) => columns.map((c) => String(row[c])))];
 	const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i].length)));
-	const line = (values: string[]) => values.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
+	const line = (values: string[]) =>
+		values.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
 	const text = [
 		'',
 		title,
@@ -134,7 +140,10 @@ export function printTable(title: string, rows: Array<Record<string, string | nu
 /** The commit measured, `-dirty` when the working tree had changes (dist/ is built from it). */
 function revision(): string {
 	try {
-		return execFileSync('git', ['describe', '--always', '--dirty'], { cwd: path.join(__dirname, '..', '..'), encoding: 'utf8' }).trim();
+		return execFileSync('git', ['describe', '--always', '--dirty'], {
+			cwd: path.join(__dirname, '..', '..'),
+			encoding: 'utf8',
+		}).trim();
 	} catch {
 		return 'unknown';
 	}

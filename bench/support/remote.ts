@@ -42,12 +42,17 @@ export class RemoteSandbox {
 			execArgv: [],
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
-		const ready = await new Promise<{ url: string; credentials: SandboxCredentials; organizationId: string }>((resolve, reject) => {
-			child.once('message', (message: { ready?: { url: string; credentials: SandboxCredentials; organizationId: string } }) => {
-				if (message.ready) resolve(message.ready);
-			});
-			child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
-		});
+		const ready = await new Promise<{ url: string; credentials: SandboxCredentials; organizationId: string }>(
+			(resolve, reject) => {
+				child.once(
+					'message',
+					(message: { ready?: { url: string; credentials: SandboxCredentials; organizationId: string } }) => {
+						if (message.ready) resolve(message.ready);
+					},
+				);
+				child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
+			},
+		);
 		return new RemoteSandbox(child, ready.url, ready.credentials, ready.organizationId);
 	}
 

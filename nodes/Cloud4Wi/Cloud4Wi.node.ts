@@ -35,7 +35,11 @@ export class Cloud4Wi implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Contact', value: 'contact', description: 'A guest who signed up: profile, opt-ins, devices and history' },
+					{
+						name: 'Contact',
+						value: 'contact',
+						description: 'A guest who signed up: profile, opt-ins, devices and history',
+					},
 					{ name: 'Event', value: 'event', description: 'Visits, signups, logins and campaign interactions' },
 					{ name: 'Hotspot', value: 'hotspot', description: 'A WiFi access point of a location' },
 					{ name: 'Location', value: 'location', description: 'A venue of the organization' },

@@ -78,7 +78,8 @@ export class Cloud4WiTrigger implements INodeType {
 						name: 'includeContact',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to add the contact’s name, email, phone and opt-ins to each event (one request per distinct contact per poll)',
+						description:
+							'Whether to add the contact’s name, email, phone and opt-ins to each event (one request per distinct contact per poll)',
 					},
 					{
 						displayName: 'Location Names or IDs',
@@ -86,7 +87,8 @@ export class Cloud4WiTrigger implements INodeType {
 						type: 'multiOptions',
 						typeOptions: { loadOptionsMethod: 'getLocations' },
 						default: [],
-						description: 'Only events at these locations. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						description:
+							'Only events at these locations. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
 					{
 						displayName: 'Simplify',
@@ -127,10 +129,13 @@ export class Cloud4WiTrigger implements INodeType {
 		const kinds = (this.getNodeParameter('events', []) as string[]).map(String);
 		const chosen = options.locationIds;
 		// From the dropdown a list; from an expression possibly a comma-separated string.
-		const locations = new Set((Array.isArray(chosen) ? chosen : String(chosen ?? '').split(',')).map((l) => String(l).trim()).filter(Boolean));
+		const locations = new Set(
+			(Array.isArray(chosen) ? chosen : String(chosen ?? '').split(',')).map((l) => String(l).trim()).filter(Boolean),
+		);
 		const filter = kindFilter(kinds);
 		const wanted = (e: IDataObject) =>
-			filter.keep(e) && (locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
+			filter.keep(e) &&
+			(locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
 
 		const typedOrg = String(this.getNodeParameter('organizationId', '') ?? '').trim();
 		const credentials = await this.getCredentials('cloud4WiApi');
@@ -154,10 +159,14 @@ export class Cloud4WiTrigger implements INodeType {
 			});
 			const latest = ((body.events ?? []) as IDataObject[]).find(wanted);
 			if (!latest) {
-				throw new NodeApiError(this.getNode(), { message: 'No matching event found' }, {
-					message: 'No matching event found',
-					description: `None of the latest ${SAMPLE_SIZE} events matches the chosen kinds and locations. Trigger one (e.g. sign up on the guest WiFi) and try again.`,
-				});
+				throw new NodeApiError(
+					this.getNode(),
+					{ message: 'No matching event found' },
+					{
+						message: 'No matching event found',
+						description: `None of the latest ${SAMPLE_SIZE} events matches the chosen kinds and locations. Trigger one (e.g. sign up on the guest WiFi) and try again.`,
+					},
+				);
 			}
 			return [await shapeEvents.call(this, [latest], options, organizationId)];
 		}
@@ -172,12 +181,16 @@ export class Cloud4WiTrigger implements INodeType {
 			}
 			const since = toIsoInstant(options.startDate, this.getTimezone());
 			if (!since) {
-				throw new NodeOperationError(this.getNode(), `Options > Start Date: "${String(options.startDate)}" is not a date`);
+				throw new NodeOperationError(
+					this.getNode(),
+					`Options > Start Date: "${String(options.startDate)}" is not a date`,
+				);
 			}
 			state = { since: Date.parse(since), seen: {} };
 		}
 
-		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() * BUDGET_SHARE : Number.POSITIVE_INFINITY;
+		const budget =
+			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() * BUDGET_SHARE : Number.POSITIVE_INFINITY;
 		const fresh = new Map<string, { event: IDataObject; at: number }>();
 		let lastRead = state.since;
 		let serverNow = Number.NaN;
@@ -187,7 +200,12 @@ export class Cloud4WiTrigger implements INodeType {
 			{
 				method: 'GET',
 				path,
-				query: { dateStart: new Date(state.since).toISOString(), events: filter.query, sortBy: 'utcTime', sortReverse: false },
+				query: {
+					dateStart: new Date(state.since).toISOString(),
+					events: filter.query,
+					sortBy: 'utcTime',
+					sortReverse: false,
+				},
 				notFound: `organization "${organizationId}"`,
 				scopes,
 			},
@@ -212,12 +230,22 @@ export class Cloud4WiTrigger implements INodeType {
 		}
 
 		const emitted = [...fresh.entries()].sort(([a, x], [b, y]) => x.at - y.at || a.localeCompare(b));
-		const items = emitted.length ? await shapeEvents.call(this, emitted.map(([, f]) => f.event), options, organizationId) : [];
+		const items = emitted.length
+			? await shapeEvents.call(
+					this,
+					emitted.map(([, f]) => f.event),
+					options,
+					organizationId,
+				)
+			: [];
 
 		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it.
 		const horizon = complete && !Number.isNaN(serverNow) ? Math.max(serverNow, lastRead) : lastRead;
 		const since = Math.max(state.since, horizon - LATE_MS);
-		let remembered = [...Object.entries(state.seen).filter(([, at]) => at >= since), ...emitted.map(([id, f]) => [id, f.at] as const)];
+		let remembered = [
+			...Object.entries(state.seen).filter(([, at]) => at >= since),
+			...emitted.map(([id, f]) => [id, f.at] as const),
+		];
 		let floor = since;
 		if (remembered.length > MAX_SEEN) {
 			// Over the cap the oldest ids go, and the window starts at the oldest id kept, so none is emitted twice.

@@ -72,8 +72,16 @@ function simplified(c: Contact): IDataObject {
 	};
 }
 
-const getMany = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'contact', operation: 'getAll', ...extra });
-const op = (operation: string, extra: INodeParameters = {}): INodeParameters => ({ resource: 'contact', operation, ...extra });
+const getMany = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'contact',
+	operation: 'getAll',
+	...extra,
+});
+const op = (operation: string, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'contact',
+	operation,
+	...extra,
+});
 
 describe('contact Get Many: paging a 25,000-contact organization', () => {
 	let ctx: TestContext;
@@ -89,7 +97,11 @@ describe('contact Get Many: paging a 25,000-contact organization', () => {
 		const result = await runAction(ctx, getMany({ returnAll: true }));
 		expect(result.error).toBeUndefined();
 		const pages = calls(ctx);
-		expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${listPath}`, `GET ${listPath}`, `GET ${listPath}`]);
+		expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET ${listPath}`,
+			`GET ${listPath}`,
+			`GET ${listPath}`,
+		]);
 		expect(pages[0].query).toEqual({ size: '10000' });
 		const sid = pages[1].query.sid;
 		expect(sid).toMatch(/^[\w-]{16,}$/);
@@ -215,7 +227,9 @@ describe('contact operations', () => {
 				sortBy: 'lastName',
 				sortReverse: 'true',
 			};
-			expect(calls(ctx)).toEqual([{ method: 'GET', path: `/v2/customers/organizations/${org}`, query, body: undefined }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'GET', path: `/v2/customers/organizations/${org}`, query, body: undefined },
+			]);
 			const answer = await direct(ctx, `/v2/customers/organizations/${org}`, query);
 			expect(result.json).toEqual(answer.customers);
 		});
@@ -225,7 +239,13 @@ describe('contact operations', () => {
 				ctx,
 				getMany({
 					limit: 20,
-					filters: { hasEmail: true, emailVerified: true, customOptIns: ['Newsletter'], sortBy: 'lastName', sortReverse: true },
+					filters: {
+						hasEmail: true,
+						emailVerified: true,
+						customOptIns: ['Newsletter'],
+						sortBy: 'lastName',
+						sortReverse: true,
+					},
 				}),
 			);
 			expect(result.error).toBeUndefined();
@@ -238,7 +258,9 @@ describe('contact operations', () => {
 				sortReverse: 'true',
 			});
 			const expected = contacts
-				.filter((c) => c.email && c.emailVerified && c.policies.some((p) => p.name === 'customs.Newsletter' && p.accepted))
+				.filter(
+					(c) => c.email && c.emailVerified && c.policies.some((p) => p.name === 'customs.Newsletter' && p.accepted),
+				)
 				.sort((a, b) => (a.lastName < b.lastName ? 1 : a.lastName > b.lastName ? -1 : 0))
 				.slice(0, 20);
 			expect(expected.length).toBeGreaterThan(3);
@@ -248,13 +270,19 @@ describe('contact operations', () => {
 		test('segments and locations are sent comma-joined and only their contacts come back', async () => {
 			const segmentIds = ctx.sb.data.segments.slice(1, 3).map((s) => s.id);
 			const locationIds = ctx.sb.data.locations.slice(0, 3).map((l) => l.id);
-			const result = await runAction(ctx, getMany({ returnAll: true, filters: { segmentCids: segmentIds, locationCids: locationIds } }));
+			const result = await runAction(
+				ctx,
+				getMany({ returnAll: true, filters: { segmentCids: segmentIds, locationCids: locationIds } }),
+			);
 			expect(result.error).toBeUndefined();
 			expect(calls(ctx).map((r) => r.query)).toEqual([
 				{ size: '10000', segmentCids: segmentIds.join(','), locationCids: locationIds.join(',') },
 			]);
 			const expected = contacts.filter(
-				(c) => c.segments.some((s) => segmentIds.includes(s.cid)) && c.locationCid !== null && locationIds.includes(c.locationCid),
+				(c) =>
+					c.segments.some((s) => segmentIds.includes(s.cid)) &&
+					c.locationCid !== null &&
+					locationIds.includes(c.locationCid),
 			);
 			expect(expected.length).toBeGreaterThan(0);
 			expect(result.json.map((c) => c.cid)).toEqual(expected.map((c) => c.cid));
@@ -262,7 +290,10 @@ describe('contact operations', () => {
 
 		test('searching by email and by a formatted phone number finds that one contact', async () => {
 			const target = contacts.find((c) => c.email && c.phone)!;
-			const byEmail = await runAction(ctx, getMany({ returnAll: true, filters: { email: target.email!.toUpperCase() } }));
+			const byEmail = await runAction(
+				ctx,
+				getMany({ returnAll: true, filters: { email: target.email!.toUpperCase() } }),
+			);
 			expect(byEmail.json).toEqual([target]);
 			const spaced = `${target.phone!.slice(0, 3)} ${target.phone!.slice(3, 6)} ${target.phone!.slice(6)}`;
 			const byPhone = await runAction(ctx, getMany({ returnAll: true, filters: { phoneNumber: spaced } }));
@@ -275,7 +306,9 @@ describe('contact operations', () => {
 
 		test('dates without an offset are read in the workflow time zone and sent as UTC instants', async () => {
 			const workflow = buildWorkflow({
-				...actionWorkflow(getMany({ returnAll: true, filters: { createdStart: '2024-03-01T09:30:00', createdEnd: '2024-07-01' } })),
+				...actionWorkflow(
+					getMany({ returnAll: true, filters: { createdStart: '2024-03-01T09:30:00', createdEnd: '2024-07-01' } }),
+				),
 				settings: { timezone: 'Europe/Rome' },
 			});
 			const result = await runWorkflow(workflow, ctx.store);
@@ -295,7 +328,10 @@ describe('contact operations', () => {
 		test('a date from an expression (a Luxon DateTime) is sent as its UTC instant', async () => {
 			const result = await runAction(
 				ctx,
-				getMany({ limit: 10, filters: { modifiedStart: '={{ DateTime.fromISO("2024-03-01T10:00:00", { zone: "Europe/Rome" }) }}' } }),
+				getMany({
+					limit: 10,
+					filters: { modifiedStart: '={{ DateTime.fromISO("2024-03-01T10:00:00", { zone: "Europe/Rome" }) }}' },
+				}),
 			);
 			expect(result.error).toBeUndefined();
 			expect(calls(ctx).map((r) => r.query)).toEqual([{ size: '10', modifiedStart: '2024-03-01T09:00:00.000Z' }]);
@@ -313,16 +349,38 @@ describe('contact operations', () => {
 			expect(result.json).toEqual(contacts.slice(0, 5).map(simplified));
 			expect(Object.keys(result.json[0]).sort()).toEqual(
 				[
-					'id', 'firstName', 'lastName', 'email', 'emailVerified', 'phone', 'phoneVerified', 'country', 'zipCode', 'gender',
-					'birthDate', 'signupMethod', 'locationName', 'created', 'modified', 'lastLogin', 'logins', 'privacy', 'termsOfUse',
-					'marketingOptIn', 'ageVerification', 'customOptIns', 'segments',
+					'id',
+					'firstName',
+					'lastName',
+					'email',
+					'emailVerified',
+					'phone',
+					'phoneVerified',
+					'country',
+					'zipCode',
+					'gender',
+					'birthDate',
+					'signupMethod',
+					'locationName',
+					'created',
+					'modified',
+					'lastLogin',
+					'logins',
+					'privacy',
+					'termsOfUse',
+					'marketingOptIn',
+					'ageVerification',
+					'customOptIns',
+					'segments',
 				].sort(),
 			);
 		});
 
 		test('the organization typed in the node wins over the credential default; an unknown one is a 404 naming it', async () => {
 			const result = await runAction(ctx, getMany({ organizationId: ' org-elsewhere ', limit: 3 }));
-			expect(calls(ctx)).toEqual([{ method: 'GET', path: '/v2/customers/organizations/org-elsewhere', query: { size: '3' }, body: undefined }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'GET', path: '/v2/customers/organizations/org-elsewhere', query: { size: '3' }, body: undefined },
+			]);
 			expect(failure(result)).toEqual({
 				name: 'NodeApiError',
 				message: 'Organization not found: org-elsewhere',
@@ -342,8 +400,13 @@ describe('contact operations', () => {
 		});
 
 		test('Get takes the contact ID as a resource locator value too, and Simplify flattens it', async () => {
-			const target = contacts.find((c) => c.policies.some((p) => p.name.startsWith('customs.')) && c.segments.length > 0)!;
-			const result = await runAction(ctx, op('get', { contactId: { __rl: true, mode: 'id', value: target.cid }, simplify: true }));
+			const target = contacts.find(
+				(c) => c.policies.some((p) => p.name.startsWith('customs.')) && c.segments.length > 0,
+			)!;
+			const result = await runAction(
+				ctx,
+				op('get', { contactId: { __rl: true, mode: 'id', value: target.cid }, simplify: true }),
+			);
 			expect(result.error).toBeUndefined();
 			expect(calls(ctx)).toEqual([{ method: 'GET', path: `/v2/customers/${target.cid}`, query: {}, body: undefined }]);
 			expect(result.json).toEqual([simplified(target)]);
@@ -355,7 +418,9 @@ describe('contact operations', () => {
 			const target = contacts[contacts.length - 1];
 			const result = await runAction(ctx, op('delete', { contactId: target.cid }));
 			expect(result.error).toBeUndefined();
-			expect(calls(ctx)).toEqual([{ method: 'DELETE', path: `/v1/customers/${target.cid}`, query: {}, body: undefined }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'DELETE', path: `/v1/customers/${target.cid}`, query: {}, body: undefined },
+			]);
 			expect(result.json).toEqual([{ contactId: target.cid, deleted: true, status: 'deleted' }]);
 			expect(ctx.sb.data.contacts.has(target.cid)).toBe(false);
 		});
@@ -364,9 +429,16 @@ describe('contact operations', () => {
 			const target = contacts[4];
 			const result = await runAction(ctx, op('createAccessCode', { contactId: target.cid }));
 			expect(result.error).toBeUndefined();
-			expect(calls(ctx)).toEqual([{ method: 'POST', path: `/v2/customers/${target.cid}/otp`, query: {}, body: undefined }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'POST', path: `/v2/customers/${target.cid}/otp`, query: {}, body: undefined },
+			]);
 			expect(result.json).toEqual([
-				{ contactId: target.cid, accessCode: expect.stringMatching(/^\d{6}$/), status: 'ok', generated: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) },
+				{
+					contactId: target.cid,
+					accessCode: expect.stringMatching(/^\d{6}$/),
+					status: 'ok',
+					generated: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+				},
 			]);
 		});
 
@@ -391,7 +463,9 @@ describe('contact operations', () => {
 				{ policyKey: 'privacy', accepted: false },
 				{ policyKey: 'customs.Loyalty Club', accepted: true },
 			];
-			expect(calls(ctx)).toEqual([{ method: 'PUT', path: `/v1/customers/${target.cid}/policies`, query: {}, body: { policies } }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'PUT', path: `/v1/customers/${target.cid}/policies`, query: {}, body: { policies } },
+			]);
 			expect(ctx.sb.requests.find((r) => r.method === 'PUT')?.status).toBe(200);
 			expect(result.json).toEqual([
 				{
@@ -417,7 +491,12 @@ describe('contact operations', () => {
 				ctx,
 				op('updateOptIns', {
 					contactId: target.cid,
-					optIns: { optIn: [{ policy: 'termsOfUse', accepted: true }, { policy: 'custom', customTitle: 'Birthday Club', accepted: true }] },
+					optIns: {
+						optIn: [
+							{ policy: 'termsOfUse', accepted: true },
+							{ policy: 'custom', customTitle: 'Birthday Club', accepted: true },
+						],
+					},
 				}),
 			);
 			expect(result.error).toBeUndefined();
@@ -429,7 +508,12 @@ describe('contact operations', () => {
 			});
 			expect(ctx.sb.requests.find((r) => r.method === 'PUT')?.status).toBe(207);
 			expect(result.json).toEqual([
-				{ contactId: target.cid, allUpdated: false, notUpdated: ['customs.Birthday Club'], optIns: { termsOfUse: true } },
+				{
+					contactId: target.cid,
+					allUpdated: false,
+					notUpdated: ['customs.Birthday Club'],
+					optIns: { termsOfUse: true },
+				},
 			]);
 		});
 
@@ -439,14 +523,20 @@ describe('contact operations', () => {
 				ctx,
 				op('updateOptIns', {
 					contactId: target.cid,
-					optIns: { optIn: [{ policy: 'ageVerification', accepted: true }, { policy: 'custom', customTitle: 'Birthday Club', accepted: false }] },
+					optIns: {
+						optIn: [
+							{ policy: 'ageVerification', accepted: true },
+							{ policy: 'custom', customTitle: 'Birthday Club', accepted: false },
+						],
+					},
 					options: { failOnPartial: true },
 				}),
 			);
 			expect(failure(result)).toEqual({
 				name: 'NodeApiError',
 				message: 'Cloud4Wi did not update these opt-ins: customs.Birthday Club',
-				description: 'The other opt-ins were updated. Check the custom opt-in titles, or turn off "Error If Some Not Updated".',
+				description:
+					'The other opt-ins were updated. Check the custom opt-in titles, or turn off "Error If Some Not Updated".',
 				httpCode: '207',
 			});
 			expect(apiCalls(ctx.sb)).toEqual([`PUT /v1/customers/${target.cid}/policies`]);
@@ -476,7 +566,9 @@ describe('contact operations', () => {
 		])('%s: one request, one item per record, records unchanged', async (operation, suffix, key) => {
 			const result = await runAction(ctx, op(operation, { contactId: target.cid, returnAll: true }));
 			expect(result.error).toBeUndefined();
-			expect(calls(ctx)).toEqual([{ method: 'GET', path: `/v2/customers/${target.cid}/${suffix}`, query: {}, body: undefined }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'GET', path: `/v2/customers/${target.cid}/${suffix}`, query: {}, body: undefined },
+			]);
 			const records = (await direct(ctx, `/v2/customers/${target.cid}/${suffix}`))[key] as IDataObject[];
 			expect(records.length).toBeGreaterThanOrEqual(2);
 			expect(result.json).toEqual(records);
@@ -485,7 +577,9 @@ describe('contact operations', () => {
 
 		test('activities: Limit keeps the first records of the one answer', async () => {
 			const result = await runAction(ctx, op('getActivities', { contactId: target.cid, limit: 2 }));
-			expect(calls(ctx)).toEqual([{ method: 'GET', path: `/v2/customers/${target.cid}/activities`, query: {}, body: undefined }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'GET', path: `/v2/customers/${target.cid}/activities`, query: {}, body: undefined },
+			]);
 			const records = (await direct(ctx, `/v2/customers/${target.cid}/activities`)).activities as IDataObject[];
 			expect(records.length).toBeGreaterThan(2);
 			expect(result.json).toEqual(records.slice(0, 2));
@@ -507,7 +601,9 @@ describe('contact operations', () => {
 				const result = await runAction(ctx, op('getWifiConnections', { contactId: owner.cid, returnAll: true }));
 				expect(result.error).toBeUndefined();
 				const pages = calls(ctx);
-				expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill(`GET /v2/customers/${owner.cid}/accountings`));
+				expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual(
+					Array(3).fill(`GET /v2/customers/${owner.cid}/accountings`),
+				);
 				const sid = pages[1].query.sid;
 				expect(sid).toBeTruthy();
 				expect(pages.map((r) => r.query)).toEqual([{ size: '10000' }, { size: '10000', sid }, { size: '10000', sid }]);
@@ -531,7 +627,9 @@ describe('contact operations', () => {
 			const owner = ctx.sb.data.connections.find((c) => ctx.sb.data.contacts.has(c.customerId))!.customerId;
 			const result = await runAction(ctx, op('getWifiConnections', { contactId: owner, limit: 1 }));
 			expect(result.error).toBeUndefined();
-			expect(calls(ctx)).toEqual([{ method: 'GET', path: `/v2/customers/${owner}/accountings`, query: { size: '1' }, body: undefined }]);
+			expect(calls(ctx)).toEqual([
+				{ method: 'GET', path: `/v2/customers/${owner}/accountings`, query: { size: '1' }, body: undefined },
+			]);
 			expect(result.json).toHaveLength(1);
 			expect(result.json[0]).toMatchObject({ apId: expect.any(String), apName: expect.any(String) });
 			expect(result.json[0]).not.toHaveProperty('customerId');
@@ -547,24 +645,59 @@ describe('contact operations', () => {
 			// A literal empty required field never runs (n8n reports the node's issues); an expression can still give ''.
 			['empty contact ID from an expression', contactId('={{ $json.none ?? "" }}'), /^Contact ID: is empty$/],
 			['blank contact ID', op('delete', { contactId: '   ' }), /^Contact ID: is empty$/],
-			['contact ID with "/" on a write', op('createAccessCode', { contactId: '../otp' }), /^Contact ID: "\.\.\/otp" contains/],
+			[
+				'contact ID with "/" on a write',
+				op('createAccessCode', { contactId: '../otp' }),
+				/^Contact ID: "\.\.\/otp" contains/,
+			],
 			['limit 0', getMany({ limit: 0 }), /^Limit: must be a whole number from 1 to 10000, got "0"$/],
 			['limit 10001', getMany({ limit: 10_001 }), /^Limit: must be a whole number from 1 to 10000, got "10001"$/],
-			['limit 0 on a contact list', op('getWifiConnections', { contactId: 'abc', limit: 0 }), /^Limit: must be a whole number/],
-			['malformed date', getMany({ filters: { createdStart: 'last tuesday' } }), /^Filters > Created After: "last tuesday" is not an ISO 8601 date-time$/],
-			['impossible date', getMany({ filters: { modifiedEnd: '2024-02-30' } }), /^Filters > Modified Before: "2024-02-30" is not an ISO 8601 date-time$/],
+			[
+				'limit 0 on a contact list',
+				op('getWifiConnections', { contactId: 'abc', limit: 0 }),
+				/^Limit: must be a whole number/,
+			],
+			[
+				'malformed date',
+				getMany({ filters: { createdStart: 'last tuesday' } }),
+				/^Filters > Created After: "last tuesday" is not an ISO 8601 date-time$/,
+			],
+			[
+				'impossible date',
+				getMany({ filters: { modifiedEnd: '2024-02-30' } }),
+				/^Filters > Modified Before: "2024-02-30" is not an ISO 8601 date-time$/,
+			],
 			[
 				'Created After later than Created Before',
 				getMany({ filters: { createdStart: '2024-06-01T00:00:00Z', createdEnd: '2024-05-01T00:00:00Z' } }),
 				/^Filters > Created After: 2024-06-01T00:00:00.000Z is after Created Before 2024-05-01T00:00:00.000Z$/,
 			],
-			['phone not E.164', getMany({ filters: { phoneNumber: '333 1234567' } }), /^Filters > Phone Number: "333 1234567" is not an E.164 phone number$/],
-			['Reverse Order without Sort By', getMany({ filters: { sortReverse: true } }), /^Filters > Sort By \(Reverse Order needs it\): is required$/],
-			['a segment ID with "/"', getMany({ filters: { segmentCids: ['ok', 'a/b'] } }), /^Filters > Segment: "a\/b" contains/],
-			['no opt-ins', op('updateOptIns', { contactId: 'abc', optIns: {} }), /^Opt-Ins \(add at least one\): is required$/],
+			[
+				'phone not E.164',
+				getMany({ filters: { phoneNumber: '333 1234567' } }),
+				/^Filters > Phone Number: "333 1234567" is not an E.164 phone number$/,
+			],
+			[
+				'Reverse Order without Sort By',
+				getMany({ filters: { sortReverse: true } }),
+				/^Filters > Sort By \(Reverse Order needs it\): is required$/,
+			],
+			[
+				'a segment ID with "/"',
+				getMany({ filters: { segmentCids: ['ok', 'a/b'] } }),
+				/^Filters > Segment: "a\/b" contains/,
+			],
+			[
+				'no opt-ins',
+				op('updateOptIns', { contactId: 'abc', optIns: {} }),
+				/^Opt-Ins \(add at least one\): is required$/,
+			],
 			[
 				'custom opt-in without a title',
-				op('updateOptIns', { contactId: 'abc', optIns: { optIn: [{ policy: 'custom', customTitle: ' ', accepted: true }] } }),
+				op('updateOptIns', {
+					contactId: 'abc',
+					optIns: { optIn: [{ policy: 'custom', customTitle: ' ', accepted: true }] },
+				}),
 				/^Opt-Ins > Custom Opt-In Title: is required$/,
 			],
 		])('%s', async (_label, parameters, message) => {
@@ -584,11 +717,18 @@ describe('contact operations', () => {
 				const result = await runAction(ctx, getMany({ organizationId: '  ', limit: 5 }));
 				const error = failure(result);
 				expect(error.name).toMatch(OPERATION_ERROR);
-				expect(error.message).toBe('Organization ID: is empty, and the Cloud4Wi credential has no default organization');
-				expect(error.description).toBe('Enter the organization ID here or set a default organization ID in the credential.');
+				expect(error.message).toBe(
+					'Organization ID: is empty, and the Cloud4Wi credential has no default organization',
+				);
+				expect(error.description).toBe(
+					'Enter the organization ID here or set a default organization ID in the credential.',
+				);
 				expect(apiCalls(ctx.sb)).toEqual([]);
 			} finally {
-				ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), organizationId: saved.organizationId });
+				ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', {
+					...ctx.store.stored(CREDENTIAL_ID),
+					organizationId: saved.organizationId,
+				});
 			}
 		});
 	});
@@ -613,8 +753,17 @@ describe('contact operations', () => {
 
 		test('a 409 on a write is a NodeApiError with the service message, sent once', async () => {
 			const target = contacts[12];
-			ctx.sb.addFault({ method: 'PUT', path: '/policies$', status: 409, times: 2, body: { message: 'Invalid parameter policies[0]: policy is locked' } });
-			const result = await runAction(ctx, op('updateOptIns', { contactId: target.cid, optIns: { optIn: [{ policy: 'privacy', accepted: true }] } }));
+			ctx.sb.addFault({
+				method: 'PUT',
+				path: '/policies$',
+				status: 409,
+				times: 2,
+				body: { message: 'Invalid parameter policies[0]: policy is locked' },
+			});
+			const result = await runAction(
+				ctx,
+				op('updateOptIns', { contactId: target.cid, optIns: { optIn: [{ policy: 'privacy', accepted: true }] } }),
+			);
 			expect(failure(result)).toEqual({
 				name: 'NodeApiError',
 				message: 'Invalid parameter policies[0]: policy is locked',
@@ -640,7 +789,8 @@ describe('contact operations', () => {
 			expect(failure(result)).toEqual({
 				name: 'NodeApiError',
 				message: 'Too many requests: rate limit exceeded',
-				description: "Cloud4Wi's rate limit was reached and stayed reached after 4 retries. Try again later or slow the workflow down.",
+				description:
+					"Cloud4Wi's rate limit was reached and stayed reached after 4 retries. Try again later or slow the workflow down.",
 				httpCode: '429',
 			});
 			expect(apiCalls(ctx.sb)).toHaveLength(5);
@@ -664,7 +814,12 @@ describe('contact operations', () => {
 				(cid) => op('updateOptIns', { contactId: cid, optIns: { optIn: [{ policy: 'privacy', accepted: true }] } }),
 				(cid) => `/v1/customers/${cid}/policies`,
 			],
-			['createAccessCode', 'POST', (cid) => op('createAccessCode', { contactId: cid }), (cid) => `/v2/customers/${cid}/otp`],
+			[
+				'createAccessCode',
+				'POST',
+				(cid) => op('createAccessCode', { contactId: cid }),
+				(cid) => `/v2/customers/${cid}/otp`,
+			],
 		])('a 5xx on a write (%s) is not retried: exactly one request', async (_operation, method, parameters, path) => {
 			const target = contacts[15];
 			ctx.sb.addFault({ method, status: 503, times: 5 });
@@ -683,9 +838,14 @@ describe('contact operations', () => {
 	describe('several input items', () => {
 		test('with Continue On Fail, the failing middle item becomes an error item and each output is paired with its input', async () => {
 			const [a, b] = [contacts[20], contacts[21]];
-			const result = await runAction(ctx, op('get', { contactId: '={{ $json.id }}' }), [{ id: a.cid }, { id: `${a.cid}/devices` }, { id: b.cid }], {
-				continueOnFail: true,
-			});
+			const result = await runAction(
+				ctx,
+				op('get', { contactId: '={{ $json.id }}' }),
+				[{ id: a.cid }, { id: `${a.cid}/devices` }, { id: b.cid }],
+				{
+					continueOnFail: true,
+				},
+			);
 			expect(result.error).toBeUndefined();
 			expect(result.json).toEqual([
 				a,
@@ -698,9 +858,18 @@ describe('contact operations', () => {
 
 		test('with Continue On Fail, a service error item carries the message, the hint and the status', async () => {
 			const a = contacts[22];
-			const result = await runAction(ctx, op('delete', { contactId: '={{ $json.id }}' }), [{ id: 'c-gone' }, { id: a.cid }], { continueOnFail: true });
+			const result = await runAction(
+				ctx,
+				op('delete', { contactId: '={{ $json.id }}' }),
+				[{ id: 'c-gone' }, { id: a.cid }],
+				{ continueOnFail: true },
+			);
 			expect(result.json).toEqual([
-				{ error: 'Contact not found: c-gone', description: 'Cloud4Wi has no contact "c-gone". Check the ID.', httpCode: '404' },
+				{
+					error: 'Contact not found: c-gone',
+					description: 'Cloud4Wi has no contact "c-gone". Check the ID.',
+					httpCode: '404',
+				},
 				{ contactId: a.cid, deleted: true, status: 'deleted' },
 			]);
 			expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -708,7 +877,11 @@ describe('contact operations', () => {
 
 		test('without Continue On Fail, the first failing item stops the node', async () => {
 			const [a, b] = [contacts[23], contacts[24]];
-			const result = await runAction(ctx, op('get', { contactId: '={{ $json.id }}' }), [{ id: a.cid }, { id: '' }, { id: b.cid }]);
+			const result = await runAction(ctx, op('get', { contactId: '={{ $json.id }}' }), [
+				{ id: a.cid },
+				{ id: '' },
+				{ id: b.cid },
+			]);
 			expect(failure(result).message).toBe('Contact ID: is empty');
 			expect(result.error?.context?.itemIndex).toBe(1);
 			expect(apiCalls(ctx.sb)).toEqual([`GET /v2/customers/${a.cid}`]);
@@ -716,7 +889,11 @@ describe('contact operations', () => {
 
 		test('a contact ID from an expression makes one request per item, each output paired with its item', async () => {
 			const picked = [contacts[30], contacts[31], contacts[32]];
-			const result = await runAction(ctx, op('get', { contactId: '={{ $json.id }}' }), picked.map((c) => ({ id: c.cid })));
+			const result = await runAction(
+				ctx,
+				op('get', { contactId: '={{ $json.id }}' }),
+				picked.map((c) => ({ id: c.cid })),
+			);
 			expect(result.error).toBeUndefined();
 			expect(apiCalls(ctx.sb)).toEqual(picked.map((c) => `GET /v2/customers/${c.cid}`));
 			expect(result.json).toEqual(picked);
@@ -725,14 +902,22 @@ describe('contact operations', () => {
 
 		test('a list per item: every record of an item is paired with that item', async () => {
 			const picked = [contacts[33], contacts[34]];
-			const result = await runAction(ctx, op('getDevices', { contactId: '={{ $json.id }}', returnAll: true }), picked.map((c) => ({ id: c.cid })));
+			const result = await runAction(
+				ctx,
+				op('getDevices', { contactId: '={{ $json.id }}', returnAll: true }),
+				picked.map((c) => ({ id: c.cid })),
+			);
 			expect(result.error).toBeUndefined();
 			const perItem = [];
-			for (const c of picked) perItem.push(((await direct(ctx, `/v2/customers/${c.cid}/devices`)).devices as IDataObject[]) ?? []);
+			for (const c of picked)
+				perItem.push(((await direct(ctx, `/v2/customers/${c.cid}/devices`)).devices as IDataObject[]) ?? []);
 			expect(perItem[0].length).toBeGreaterThan(0);
 			expect(perItem[1].length).toBeGreaterThan(0);
 			expect(result.json).toEqual([...perItem[0], ...perItem[1]]);
-			expect(result.items.map((i) => i.pairedItem)).toEqual([...perItem[0].map(() => ({ item: 0 })), ...perItem[1].map(() => ({ item: 1 }))]);
+			expect(result.items.map((i) => i.pairedItem)).toEqual([
+				...perItem[0].map(() => ({ item: 0 })),
+				...perItem[1].map(() => ({ item: 1 })),
+			]);
 		});
 	});
 });

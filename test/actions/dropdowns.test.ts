@@ -9,10 +9,14 @@ describe('dropdowns', () => {
 	afterAll(async () => await ctx.sb.close());
 	beforeEach(() => ctx.sb.clearRequests());
 
-	const action = (parameters = {}) => node('Cloud4Wi', ACTION_TYPE, { resource: 'contact', operation: 'getAll', ...parameters });
+	const action = (parameters = {}) =>
+		node('Cloud4Wi', ACTION_TYPE, { resource: 'contact', operation: 'getAll', ...parameters });
 
 	test('locations, sorted by name, for the credential default organization', async () => {
-		const options = (await loadOptionsOf(ctx.store, action(), 'getLocations')) as Array<{ name: string; value: string }>;
+		const options = (await loadOptionsOf(ctx.store, action(), 'getLocations')) as Array<{
+			name: string;
+			value: string;
+		}>;
 		const expected = ctx.sb.data.locations.map((l) => l.name).sort((a, b) => a.localeCompare(b));
 		expect(options.map((o) => o.name)).toEqual(expected);
 		expect(options.every((o) => ctx.sb.data.locations.some((l) => l.id === o.value))).toBe(true);
@@ -32,14 +36,18 @@ describe('dropdowns', () => {
 	});
 
 	test('the organization typed in the node wins over the credential default', async () => {
-		await expect(loadOptionsOf(ctx.store, action({ organizationId: 'other-org' }), 'getLocations')).rejects.toThrow(/other-org/);
+		await expect(loadOptionsOf(ctx.store, action({ organizationId: 'other-org' }), 'getLocations')).rejects.toThrow(
+			/other-org/,
+		);
 		expect(ctx.sb.requests.at(-1)?.path).toBe('/v1/organizations/other-org/locations');
 	});
 
 	test('searchable location list filters by name, and the trigger offers locations too', async () => {
 		const [first] = ctx.sb.data.locations;
 		const fragment = first.name.slice(0, 5).toLowerCase();
-		const { results } = (await loadOptionsOf(ctx.store, action(), 'searchLocations', fragment)) as { results: Array<{ name: string }> };
+		const { results } = (await loadOptionsOf(ctx.store, action(), 'searchLocations', fragment)) as {
+			results: Array<{ name: string }>;
+		};
 		expect(results.length).toBeGreaterThan(0);
 		expect(results.every((r) => r.name.toLowerCase().includes(fragment))).toBe(true);
 		const trigger = node('Trigger', TRIGGER_TYPE, { events: [] });

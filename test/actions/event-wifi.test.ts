@@ -13,9 +13,15 @@ import { buildWorkflow, runWorkflow } from '../harness/engine';
 
 /** The engine keeps only a copy of a node's error; this keeps the thrown error itself, to check its class. */
 const thrown: unknown[] = [];
-const engine = WorkflowExecute.prototype as unknown as { reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown };
+const engine = WorkflowExecute.prototype as unknown as {
+	reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown;
+};
 const report = engine.reportNodeExecutionError;
-jest.spyOn(engine, 'reportNodeExecutionError').mockImplementation(function (this: unknown, error: unknown, ...rest: unknown[]) {
+jest.spyOn(engine, 'reportNodeExecutionError').mockImplementation(function (
+	this: unknown,
+	error: unknown,
+	...rest: unknown[]
+) {
 	thrown.push(error);
 	return report.call(this, error, ...rest);
 });
@@ -36,7 +42,8 @@ let bob: string;
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const idOf = (e: IDataObject | LiveEvent) => String((e.event as IDataObject).id);
 const ofKinds = (events: LiveEvent[], kinds: string[]) => events.filter((e) => kinds.includes(e.event.type));
-const byUtc = (a: LiveEvent, b: LiveEvent) => a.when.createdAt.localeCompare(b.when.createdAt) || idOf(a).localeCompare(idOf(b));
+const byUtc = (a: LiveEvent, b: LiveEvent) =>
+	a.when.createdAt.localeCompare(b.when.createdAt) || idOf(a).localeCompare(idOf(b));
 const apiRequests = (): LoggedRequest[] => ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login'));
 const eventsPath = () => `/v1/organizations/${org}/events`;
 const accountingsPath = () => `/v2/organizations/${org}/accountings`;
@@ -56,7 +63,18 @@ beforeAll(async () => {
 	alice = ctx.sb.data.contacts[0]!.cid;
 	bob = ctx.sb.data.contacts[1]!.cid;
 	const location = ctx.sb.data.locations.find((l) => ctx.sb.data.hotspots.some((h) => h.venueId === l.id))!;
-	const kinds = ['signup', 'visit', 'login', 'promo', 'arriving', 'geo_visit', 'geo_arriving', 'send_email', 'click_sms', 'survey'];
+	const kinds = [
+		'signup',
+		'visit',
+		'login',
+		'promo',
+		'arriving',
+		'geo_visit',
+		'geo_arriving',
+		'send_email',
+		'click_sms',
+		'survey',
+	];
 	const specs: InjectedEvent[] = [];
 	kinds.forEach((type, i) => {
 		specs.push({ type, customerId: alice, createdAt: at(i * 2), locationId: location.id } as InjectedEvent);
@@ -78,7 +96,11 @@ describe('event: Get Many (organization)', () => {
 	const window = { dateStart: `${DAY}T00:00:00Z`, dateEnd: `${DAY}T23:59:59+01:00` };
 
 	test('kinds the server can filter go as events=a,b, dates as UTC instants, with the sort asked for', async () => {
-		const { error, json: out, items } = await runAction(ctx, {
+		const {
+			error,
+			json: out,
+			items,
+		} = await runAction(ctx, {
 			resource: 'event',
 			operation: 'getAll',
 			returnAll: true,
@@ -123,12 +145,24 @@ describe('event: Get Many (organization)', () => {
 			sortReverse: 'false',
 		});
 		expect(out).toEqual(ofKinds(injected, ['signup', 'arriving', 'geo_visit']).sort(byUtc));
-		expect(out.map((e) => (e.event as IDataObject).type)).toEqual(['signup', 'signup', 'arriving', 'arriving', 'geo_visit', 'geo_visit']);
+		expect(out.map((e) => (e.event as IDataObject).type)).toEqual([
+			'signup',
+			'signup',
+			'arriving',
+			'arriving',
+			'geo_visit',
+			'geo_visit',
+		]);
 	});
 
 	test('non-filterable kinds over every page of the whole stream: three scroll pages, only those kinds, each once', async () => {
 		const kinds = ['geo_visit', 'geo_arriving'];
-		const { error, json: out } = await runAction(ctx, { resource: 'event', operation: 'getAll', returnAll: true, filters: { events: kinds } });
+		const { error, json: out } = await runAction(ctx, {
+			resource: 'event',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { events: kinds },
+		});
 		expect(error).toBeUndefined();
 		const pages = apiRequests();
 		expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill(`GET ${eventsPath()}`));
@@ -190,7 +224,12 @@ describe('event: Get Many (organization)', () => {
 		const stream = [...ctx.sb.data.events].sort(byUtc);
 		const onFirstPage = ofKinds(stream.slice(0, 10_000), kinds).length;
 		const limit = onFirstPage + 5; // the second page is needed, the third is not
-		const { error, json: out } = await runAction(ctx, { resource: 'event', operation: 'getAll', limit, filters: { events: kinds, sortBy: 'utcTime', sortReverse: false } });
+		const { error, json: out } = await runAction(ctx, {
+			resource: 'event',
+			operation: 'getAll',
+			limit,
+			filters: { events: kinds, sortBy: 'utcTime', sortReverse: false },
+		});
 		expect(error).toBeUndefined();
 		expect(apiRequests().map((r) => r.query)).toEqual([
 			{ enableScroll: 'true', size: '10000', sortBy: 'utcTime', sortReverse: 'false' },
@@ -200,7 +239,12 @@ describe('event: Get Many (organization)', () => {
 	});
 
 	test('Limit with a kind the server cannot filter stops after the first page that has enough', async () => {
-		const { error, json: out } = await runAction(ctx, { resource: 'event', operation: 'getAll', limit: 5, filters: { events: ['arriving'] } });
+		const { error, json: out } = await runAction(ctx, {
+			resource: 'event',
+			operation: 'getAll',
+			limit: 5,
+			filters: { events: ['arriving'] },
+		});
 		expect(error).toBeUndefined();
 		expect(apiRequests().map((r) => r.query)).toEqual([{ enableScroll: 'true', size: '10000' }]);
 		expect(out).toHaveLength(5);
@@ -214,9 +258,15 @@ describe('event: Get Many (organization)', () => {
 			returnAll: true,
 			filters: { events: ['visit'], dateStart: `${DAY}T11:00:00`, dateEnd: `${DAY}T11:01:59`, sortBy: 'utcTime' },
 		};
-		const run = await runWorkflow(buildWorkflow({ ...actionWorkflow(parameters), settings: { timezone: 'Europe/Rome' } }), ctx.store);
+		const run = await runWorkflow(
+			buildWorkflow({ ...actionWorkflow(parameters), settings: { timezone: 'Europe/Rome' } }),
+			ctx.store,
+		);
 		expect(run.error).toBeUndefined();
-		expect(apiRequests()[0].query).toMatchObject({ dateStart: '2021-03-01T10:00:00.000Z', dateEnd: '2021-03-01T10:01:59.000Z' });
+		expect(apiRequests()[0].query).toMatchObject({
+			dateStart: '2021-03-01T10:00:00.000Z',
+			dateEnd: '2021-03-01T10:01:59.000Z',
+		});
 		// Visits were injected at 10:02 and 10:03 UTC, just outside the window.
 		expect(run.output('Cloud4Wi')).toEqual([]);
 	});
@@ -227,7 +277,12 @@ describe('event: Get Many (organization)', () => {
 			operation: 'getAll',
 			returnAll: true,
 			simplify: true,
-			filters: { events: ['visit', 'signup', 'send_email', 'geo_visit'], ...window, sortBy: 'utcTime', sortReverse: false },
+			filters: {
+				events: ['visit', 'signup', 'send_email', 'geo_visit'],
+				...window,
+				sortBy: 'utcTime',
+				sortReverse: false,
+			},
 		});
 		expect(error).toBeUndefined();
 		const flat = (e: LiveEvent): IDataObject => ({
@@ -249,7 +304,11 @@ describe('event: Get Many (organization)', () => {
 		const expected = ofKinds(injected, ['visit', 'signup', 'send_email', 'geo_visit']).sort(byUtc);
 		expect(out).toEqual(expected.map(flat));
 		const geo = out.find((e) => e.type === 'geo_visit')!;
-		expect(geo).toMatchObject({ organizationId: null, locationId: null, geofenceName: expect.stringMatching(/geofence$/) });
+		expect(geo).toMatchObject({
+			organizationId: null,
+			locationId: null,
+			geofenceName: expect.stringMatching(/geofence$/),
+		});
 		expect(out.find((e) => e.type === 'signup')!.signupSource).toEqual(expect.any(String));
 		expect(out.find((e) => e.type === 'send_email')!.campaignName).toEqual(expect.any(String));
 	});
@@ -282,7 +341,11 @@ describe('event: Get Many for Contact', () => {
 				},
 			},
 		]);
-		expect(out).toEqual(ofKinds(injected, ['signup', 'login']).filter((e) => e.customerId === alice).sort(byUtc));
+		expect(out).toEqual(
+			ofKinds(injected, ['signup', 'login'])
+				.filter((e) => e.customerId === alice)
+				.sort(byUtc),
+		);
 	});
 
 	test('non-filterable kinds: the largest page, no events parameter, only those kinds of that contact', async () => {
@@ -295,9 +358,20 @@ describe('event: Get Many for Contact', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(apiRequests().map((r) => r.query)).toEqual([
-			{ size: '10000', dateStart: '2021-03-01T00:00:00.000Z', dateEnd: '2021-03-01T23:59:59.999Z', sortBy: 'utcTime', sortReverse: 'true' },
+			{
+				size: '10000',
+				dateStart: '2021-03-01T00:00:00.000Z',
+				dateEnd: '2021-03-01T23:59:59.999Z',
+				sortBy: 'utcTime',
+				sortReverse: 'true',
+			},
 		]);
-		expect(out).toEqual(ofKinds(injected, ['visit', 'geo_arriving']).filter((e) => e.customerId === bob).sort(byUtc).reverse());
+		expect(out).toEqual(
+			ofKinds(injected, ['visit', 'geo_arriving'])
+				.filter((e) => e.customerId === bob)
+				.sort(byUtc)
+				.reverse(),
+		);
 	});
 
 	test('Limit with a non-filterable kind keeps only the first matching events', async () => {
@@ -316,7 +390,12 @@ describe('event: Get Many for Contact', () => {
 	});
 
 	test('an unknown contact is a NodeApiError with the service message, the status and a hint naming it', async () => {
-		const result = await runAction(ctx, { resource: 'event', operation: 'getAllForContact', contactId: 'no-such-contact', limit: 5 });
+		const result = await runAction(ctx, {
+			resource: 'event',
+			operation: 'getAllForContact',
+			contactId: 'no-such-contact',
+			limit: 5,
+		});
 		const error = thrown.at(-1) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('Contact not found: no-such-contact');
@@ -329,7 +408,11 @@ describe('event: Get Many for Contact', () => {
 
 describe('wifiConnection: Get Many', () => {
 	test('Return All scrolls with sid through three pages of the same size', async () => {
-		const { error, json: out } = await runAction(ctx, { resource: 'wifiConnection', operation: 'getAll', returnAll: true });
+		const { error, json: out } = await runAction(ctx, {
+			resource: 'wifiConnection',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(error).toBeUndefined();
 		const pages = apiRequests();
 		expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill(`GET ${accountingsPath()}`));
@@ -407,19 +490,31 @@ describe('input checks: the item fails with a NodeOperationError naming the fiel
 		['limit 2.5', { ...wifi, limit: 2.5 }, 'Limit'],
 		['malformed From', { ...events, filters: { dateStart: 'yesterday' } }, 'Filters > From'],
 		['impossible To', { ...events, filters: { dateEnd: '2021-02-30' } }, 'Filters > To'],
-		['From after To', { ...events, filters: { dateStart: '2021-03-02T00:00:00Z', dateEnd: '2021-03-01T00:00:00Z' } }, 'Filters > From'],
+		[
+			'From after To',
+			{ ...events, filters: { dateStart: '2021-03-02T00:00:00Z', dateEnd: '2021-03-01T00:00:00Z' } },
+			'Filters > From',
+		],
 		['contact id with /', { ...forContact, contactId: 'abc/def' }, 'Contact ID'],
 		['contact id with ?', { ...forContact, contactId: 'abc?x=1' }, 'Contact ID'],
 		['contact id with #', { ...forContact, contactId: 'abc#1' }, 'Contact ID'],
 		['empty contact id', { ...forContact, contactId: '  ' }, 'Contact ID'],
 		['organization id with /', { ...forContact, organizationId: 'org/../other' }, 'Organization ID'],
-		['contact From after To', { ...forContact, filters: { dateStart: '2021-03-02', dateEnd: '2021-03-01' } }, 'Filters > From'],
+		[
+			'contact From after To',
+			{ ...forContact, filters: { dateStart: '2021-03-02', dateEnd: '2021-03-01' } },
+			'Filters > From',
+		],
 		['time zone CET', { ...wifi, filters: { timeZone: 'CET' } }, 'Filters > Time Zone'],
 		['time zone Mars/Base', { ...wifi, filters: { timeZone: 'Mars/Base' } }, 'Filters > Time Zone'],
 		['location id with ?', { ...wifi, filters: { locationId: 'loc?x' } }, 'Filters > Location'],
 		['hotspot id with #', { ...wifi, filters: { hotspotId: 'hs#1' } }, 'Filters > Hotspot'],
 		['malformed WiFi From', { ...wifi, filters: { dateStart: '2021-13-01T00:00:00Z' } }, 'Filters > From'],
-		['WiFi From after To', { ...wifi, filters: { dateStart: '2021-03-02T00:00:00Z', dateEnd: '2021-03-01T23:00:00Z' } }, 'Filters > From'],
+		[
+			'WiFi From after To',
+			{ ...wifi, filters: { dateStart: '2021-03-02T00:00:00Z', dateEnd: '2021-03-01T23:00:00Z' } },
+			'Filters > From',
+		],
 	])('%s', async (_name, parameters, field) => {
 		expectInputError(await runAction(ctx, parameters), field);
 	});
@@ -463,14 +558,30 @@ describe('service errors, retries, token renewal and items', () => {
 				operation: 'getAllForContact',
 				contactId: '={{ $json.cid }}',
 				returnAll: true,
-				filters: { events: ['signup', 'click_sms'], dateStart: `${DAY}T00:00:00Z`, dateEnd: `${DAY}T23:59:59Z`, sortBy: 'utcTime', sortReverse: false },
+				filters: {
+					events: ['signup', 'click_sms'],
+					dateStart: `${DAY}T00:00:00Z`,
+					dateEnd: `${DAY}T23:59:59Z`,
+					sortBy: 'utcTime',
+					sortReverse: false,
+				},
 			},
 			[{ cid: alice }, { cid: 'ghost' }, { cid: 'bad/id' }, { cid: bob }],
 			{ continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
-		const mine = (cid: string) => ofKinds(injected, ['signup', 'click_sms']).filter((e) => e.customerId === cid).sort(byUtc);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }, { item: 3 }]);
+		const mine = (cid: string) =>
+			ofKinds(injected, ['signup', 'click_sms'])
+				.filter((e) => e.customerId === cid)
+				.sort(byUtc);
+		expect(items.map((i) => i.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+			{ item: 3 },
+		]);
 		expect(items.map((i) => i.json)).toEqual([
 			...mine(alice),
 			{

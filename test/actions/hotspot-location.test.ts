@@ -13,9 +13,15 @@ import { apiCalls, runAction, startCloud4Wi } from '../harness/cloud4wi';
 
 /** The engine keeps only a copy of a node's error; this keeps the thrown error itself, to check its class. */
 const thrown: unknown[] = [];
-const engine = WorkflowExecute.prototype as unknown as { reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown };
+const engine = WorkflowExecute.prototype as unknown as {
+	reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown;
+};
 const report = engine.reportNodeExecutionError;
-jest.spyOn(engine, 'reportNodeExecutionError').mockImplementation(function (this: unknown, error: unknown, ...rest: unknown[]) {
+jest.spyOn(engine, 'reportNodeExecutionError').mockImplementation(function (
+	this: unknown,
+	error: unknown,
+	...rest: unknown[]
+) {
 	thrown.push(error);
 	return report.call(this, error, ...rest);
 });
@@ -32,17 +38,44 @@ const apiRequests = (): LoggedRequest[] => ctx.sb.requests.filter((r) => !r.path
 const sent = () => apiRequests().map(({ method, path, query, body }) => ({ method, path, query, body }));
 
 const HOTSPOT_FIELDS = [
-	'id', 'name', 'description', 'firmware', 'vendor', 'hotspotIdentifier', 'date', 'macAddress', 'venueId',
-	'country', 'city', 'address', 'latitude', 'longitude', 'deleted',
+	'id',
+	'name',
+	'description',
+	'firmware',
+	'vendor',
+	'hotspotIdentifier',
+	'date',
+	'macAddress',
+	'venueId',
+	'country',
+	'city',
+	'address',
+	'latitude',
+	'longitude',
+	'deleted',
 ] as const;
-const LOCATION_FIELDS = ['id', 'name', 'organziationId', 'lat', 'lng', 'timezone', 'address', 'externalId', 'tags'] as const;
+const LOCATION_FIELDS = [
+	'id',
+	'name',
+	'organziationId',
+	'lat',
+	'lng',
+	'timezone',
+	'address',
+	'externalId',
+	'tags',
+] as const;
 /** What the API shows of a stored record: the spec's fields only. */
 const shown = <T extends object>(record: T, fields: readonly string[]): IDataObject =>
-	JSON.parse(JSON.stringify(Object.fromEntries(fields.map((f) => [f, (record as IDataObject)[f] ?? null])))) as IDataObject;
+	JSON.parse(
+		JSON.stringify(Object.fromEntries(fields.map((f) => [f, (record as IDataObject)[f] ?? null]))),
+	) as IDataObject;
 const publicHotspot = (h: Hotspot) => shown(h, HOTSPOT_FIELDS);
 const publicLocation = (l: Location) => shown(l, LOCATION_FIELDS);
 const liveHotspots = () =>
-	ctx.sb.data.hotspots.filter((h) => !h.deleted).sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
+	ctx.sb.data.hotspots
+		.filter((h) => !h.deleted)
+		.sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
 const hotspot = (index: number) => liveHotspots()[index];
 
 /** The node failed its item with a NodeOperationError that names the field, before any request. */
@@ -78,7 +111,14 @@ beforeEach(() => {
 });
 
 describe('hotspot', () => {
-	const createBase = { resource: 'hotspot', operation: 'create', name: 'Lobby AP', routerType: 'meraki', latitude: 45.4642, longitude: 9.19 };
+	const createBase = {
+		resource: 'hotspot',
+		operation: 'create',
+		name: 'Lobby AP',
+		routerType: 'meraki',
+		latitude: 45.4642,
+		longitude: 9.19,
+	};
 
 	test('Create with the location address: ids under both spellings, required fields, normalized MAC', async () => {
 		const location = ctx.sb.data.locations[0];
@@ -112,8 +152,15 @@ describe('hotspot', () => {
 			},
 		]);
 		const created = ctx.sb.data.hotspots.at(-1)!;
-		expect(json).toEqual([{ generated: expect.any(String), status: 'ok', locationId: location.id, hotspotId: created.id }]);
-		expect(created).toMatchObject({ name: 'Lobby AP', venueId: location.id, city: location.address.city, macAddress: 'AA:BB:CC:DD:EE:0F' });
+		expect(json).toEqual([
+			{ generated: expect.any(String), status: 'ok', locationId: location.id, hotspotId: created.id },
+		]);
+		expect(created).toMatchObject({
+			name: 'Lobby AP',
+			venueId: location.id,
+			city: location.address.city,
+			macAddress: 'AA:BB:CC:DD:EE:0F',
+		});
 	});
 
 	test('Create with its own address: country, address, city, state and ZIP are sent; plain-string ids work', async () => {
@@ -148,8 +195,17 @@ describe('hotspot', () => {
 		});
 		expect(apiCalls(ctx.sb)).toEqual(['POST /v3/hotspots']);
 		const created = ctx.sb.data.hotspots.at(-1)!;
-		expect(json).toEqual([{ generated: expect.any(String), status: 'ok', locationId: location.id, hotspotId: created.id }]);
-		expect(created).toMatchObject({ country: 'IT', address: 'Via Roma 1', city: 'Milano', state: 'MI', zip: '20121', macAddress: null });
+		expect(json).toEqual([
+			{ generated: expect.any(String), status: 'ok', locationId: location.id, hotspotId: created.id },
+		]);
+		expect(created).toMatchObject({
+			country: 'IT',
+			address: 'Via Roma 1',
+			city: 'Milano',
+			state: 'MI',
+			zip: '20121',
+			macAddress: null,
+		});
 	});
 
 	test('Get by ID (resource locator and plain string) returns the hotspot record', async () => {
@@ -158,14 +214,22 @@ describe('hotspot', () => {
 		const viaString = await runAction(ctx, { resource: 'hotspot', operation: 'get', hotspotId: target.id });
 		expect(viaLocator.json).toEqual([publicHotspot(target)]);
 		expect(viaString.json).toEqual([publicHotspot(target)]);
-		expect(sent()).toEqual(Array(2).fill({ method: 'GET', path: `/v3/hotspots/${target.id}`, query: {}, body: undefined }));
+		expect(sent()).toEqual(
+			Array(2).fill({ method: 'GET', path: `/v3/hotspots/${target.id}`, query: {}, body: undefined }),
+		);
 	});
 
 	test('Get by Identifier returns the hotspot with that dashboard identifier', async () => {
 		const target = hotspot(7);
-		const { error, json } = await runAction(ctx, { resource: 'hotspot', operation: 'getByIdentifier', hotspotIdentifier: target.hotspotIdentifier });
+		const { error, json } = await runAction(ctx, {
+			resource: 'hotspot',
+			operation: 'getByIdentifier',
+			hotspotIdentifier: target.hotspotIdentifier,
+		});
 		expect(error).toBeUndefined();
-		expect(sent()).toEqual([{ method: 'GET', path: `/v3/hotspots/identifier/${target.hotspotIdentifier}`, query: {}, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: `/v3/hotspots/identifier/${target.hotspotIdentifier}`, query: {}, body: undefined },
+		]);
 		expect(json).toEqual([publicHotspot(target)]);
 	});
 
@@ -212,9 +276,18 @@ describe('hotspot', () => {
 			},
 		]);
 		const body = sent()[0].body as IDataObject;
-		for (const field of ['venueId', 'routerType', 'macAddress', 'hotspotIdentifier', 'ssid']) expect(body).not.toHaveProperty(field);
-		expect(json).toEqual([{ generated: expect.any(String), status: 'ok', locationId: location.id, hotspotId: target.id }]);
-		expect(target).toMatchObject({ name: 'Renamed AP', enabled: false, venueId: location.id, city: 'Sydney', latitude: -33.86 });
+		for (const field of ['venueId', 'routerType', 'macAddress', 'hotspotIdentifier', 'ssid'])
+			expect(body).not.toHaveProperty(field);
+		expect(json).toEqual([
+			{ generated: expect.any(String), status: 'ok', locationId: location.id, hotspotId: target.id },
+		]);
+		expect(target).toMatchObject({
+			name: 'Renamed AP',
+			enabled: false,
+			venueId: location.id,
+			city: 'Sydney',
+			latitude: -33.86,
+		});
 	});
 
 	test('Update without a location first reads the hotspot to keep its location', async () => {
@@ -225,7 +298,14 @@ describe('hotspot', () => {
 			operation: 'update',
 			hotspotId: target.id,
 			// Fields the update form does not offer (as a pasted workflow might carry) are never sent.
-			updateFields: { description: 'Moved to the bar', longitude: 12.5, venueId: 'elsewhere', routerType: 'aruba', macAddress: '00:11:22:33:44:55', ssid: 'x' },
+			updateFields: {
+				description: 'Moved to the bar',
+				longitude: 12.5,
+				venueId: 'elsewhere',
+				routerType: 'aruba',
+				macAddress: '00:11:22:33:44:55',
+				ssid: 'x',
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(sent()).toEqual([
@@ -234,7 +314,13 @@ describe('hotspot', () => {
 				method: 'PUT',
 				path: `/v3/hotspots/${target.id}`,
 				query: {},
-				body: { organizationId: org, organziationId: org, locationId: venueId, description: 'Moved to the bar', longitude: 12.5 },
+				body: {
+					organizationId: org,
+					organziationId: org,
+					locationId: venueId,
+					description: 'Moved to the bar',
+					longitude: 12.5,
+				},
 			},
 		]);
 		expect(json).toEqual([{ generated: expect.any(String), status: 'ok', locationId: venueId, hotspotId: target.id }]);
@@ -242,14 +328,27 @@ describe('hotspot', () => {
 	});
 
 	test('Update of an unknown hotspot without a location fails on the read with a hint naming it', async () => {
-		await runAction(ctx, { resource: 'hotspot', operation: 'update', hotspotId: 'ffffffffffffffffffffffff', updateFields: { name: 'x' } });
-		expectApiError('404', 'Hotspot not found: ffffffffffffffffffffffff', 'Cloud4Wi has no hotspot "ffffffffffffffffffffffff". Check the ID.');
+		await runAction(ctx, {
+			resource: 'hotspot',
+			operation: 'update',
+			hotspotId: 'ffffffffffffffffffffffff',
+			updateFields: { name: 'x' },
+		});
+		expectApiError(
+			'404',
+			'Hotspot not found: ffffffffffffffffffffffff',
+			'Cloud4Wi has no hotspot "ffffffffffffffffffffffff". Check the ID.',
+		);
 		expect(apiCalls(ctx.sb)).toEqual(['GET /v3/hotspots/ffffffffffffffffffffffff']);
 	});
 
 	test('Delete says which hotspot was deleted', async () => {
 		const target = hotspot(20);
-		const { error, json } = await runAction(ctx, { resource: 'hotspot', operation: 'delete', hotspotId: rl(target.id) });
+		const { error, json } = await runAction(ctx, {
+			resource: 'hotspot',
+			operation: 'delete',
+			hotspotId: rl(target.id),
+		});
 		expect(error).toBeUndefined();
 		expect(sent()).toEqual([{ method: 'DELETE', path: `/v3/hotspots/${target.id}`, query: {}, body: undefined }]);
 		expect(json).toEqual([{ hotspotId: target.id, deleted: true, status: 'ok' }]);
@@ -323,7 +422,12 @@ describe('hotspot', () => {
 		expect(json).toEqual([publicHotspot(target)]);
 
 		ctx.sb.clearRequests();
-		const deleted = await runAction(ctx, { resource: 'hotspot', operation: 'getAll', returnAll: true, filters: { deleted: true } });
+		const deleted = await runAction(ctx, {
+			resource: 'hotspot',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { deleted: true },
+		});
 		expect(apiRequests().map((r) => r.query)).toEqual([{ deleted: 'true', limit: '1000', offset: '0' }]);
 		const expected = ctx.sb.data.hotspots.filter((h) => h.deleted);
 		expect(expected).toHaveLength(1);
@@ -381,15 +485,25 @@ describe('location', () => {
 			},
 		]);
 		const created = ctx.sb.data.locations.at(-1)!;
-		expect(json).toEqual([{ generated: expect.any(String), status: 'ok', locationId: created.id, newTags: ['pop-up', 'tourist'] }]);
-		expect(created).toMatchObject({ name: required.name, categoryName: 'clothing', welcomePortalId: 'wp-default', onNet: true, enabled: false });
+		expect(json).toEqual([
+			{ generated: expect.any(String), status: 'ok', locationId: created.id, newTags: ['pop-up', 'tourist'] },
+		]);
+		expect(created).toMatchObject({
+			name: required.name,
+			categoryName: 'clothing',
+			welcomePortalId: 'wp-default',
+			onNet: true,
+			enabled: false,
+		});
 	});
 
 	test('Get (resource locator and plain string) returns the location record', async () => {
 		const target = ctx.sb.data.locations[2];
 		const viaLocator = await runAction(ctx, { resource: 'location', operation: 'get', locationId: rl(target.id) });
 		const viaString = await runAction(ctx, { resource: 'location', operation: 'get', locationId: target.id });
-		expect(sent()).toEqual(Array(2).fill({ method: 'GET', path: `/v1/locations/${target.id}`, query: {}, body: undefined }));
+		expect(sent()).toEqual(
+			Array(2).fill({ method: 'GET', path: `/v1/locations/${target.id}`, query: {}, body: undefined }),
+		);
 		expect(viaLocator.json).toEqual([publicLocation(target)]);
 		expect(viaString.json).toEqual([publicLocation(target)]);
 	});
@@ -413,7 +527,9 @@ describe('location', () => {
 				body: { name: 'Renamed Venue', tags: ['retail', 'late-night'], timezone: 'Europe/Paris', city: 'Paris' },
 			},
 		]);
-		expect(json).toEqual([{ generated: expect.any(String), status: 'ok', locationId: target.id, newTags: ['late-night'] }]);
+		expect(json).toEqual([
+			{ generated: expect.any(String), status: 'ok', locationId: target.id, newTags: ['late-night'] },
+		]);
 		expect(target).toMatchObject({
 			name: 'Renamed Venue',
 			timezone: 'Europe/Paris',
@@ -437,7 +553,14 @@ describe('location', () => {
 		expect(expected.length).toBeGreaterThan(1);
 		const all = await runAction(ctx, { resource: 'location', operation: 'getAll', returnAll: true, filters: { tags } });
 		const one = await runAction(ctx, { resource: 'location', operation: 'getAll', limit: 1, filters: { tags } });
-		expect(sent()).toEqual(Array(2).fill({ method: 'GET', path: `/v1/organizations/${org}/locations`, query: { tags: 'airport,food' }, body: undefined }));
+		expect(sent()).toEqual(
+			Array(2).fill({
+				method: 'GET',
+				path: `/v1/organizations/${org}/locations`,
+				query: { tags: 'airport,food' },
+				body: undefined,
+			}),
+		);
 		expect(all.json).toEqual(expected);
 		expect(one.json).toEqual(expected.slice(0, 1));
 
@@ -449,9 +572,15 @@ describe('location', () => {
 
 	test('Delete says which location was deleted; reading it afterwards is a 404 with a hint naming it', async () => {
 		const target = ctx.sb.data.locations.at(-1)!;
-		const { error, json } = await runAction(ctx, { resource: 'location', operation: 'delete', locationId: rl(target.id) });
+		const { error, json } = await runAction(ctx, {
+			resource: 'location',
+			operation: 'delete',
+			locationId: rl(target.id),
+		});
 		expect(error).toBeUndefined();
-		expect(sent()).toEqual([{ method: 'DELETE', path: `/v1/organizations/${org}/locations/${target.id}`, query: {}, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'DELETE', path: `/v1/organizations/${org}/locations/${target.id}`, query: {}, body: undefined },
+		]);
 		expect(json).toEqual([{ locationId: target.id, deleted: true, status: 'ok' }]);
 		expect(ctx.sb.data.locations.some((l) => l.id === target.id)).toBe(false);
 
@@ -464,8 +593,23 @@ describe('location', () => {
 });
 
 describe('input checks: the item fails with a NodeOperationError naming the field, and nothing is sent', () => {
-	const createHotspot = { resource: 'hotspot', operation: 'create', name: 'AP', routerType: 'meraki', locationId: 'loc-1', latitude: 1, longitude: 2 };
-	const ownAddress = { addressAsLocation: false, country: 'IT', address: 'Via Roma 1', city: 'Milano', state: 'MI', zip: '20121' };
+	const createHotspot = {
+		resource: 'hotspot',
+		operation: 'create',
+		name: 'AP',
+		routerType: 'meraki',
+		locationId: 'loc-1',
+		latitude: 1,
+		longitude: 2,
+	};
+	const ownAddress = {
+		addressAsLocation: false,
+		country: 'IT',
+		address: 'Via Roma 1',
+		city: 'Milano',
+		state: 'MI',
+		zip: '20121',
+	};
 	const createLocation = {
 		resource: 'location',
 		operation: 'create',
@@ -483,42 +627,120 @@ describe('input checks: the item fails with a NodeOperationError naming the fiel
 	test.each<[string, INodeParameters, string]>([
 		['hotspot id with /', { resource: 'hotspot', operation: 'get', hotspotId: 'abc/def' }, 'Hotspot'],
 		['hotspot id with ? (locator)', { resource: 'hotspot', operation: 'delete', hotspotId: rl('abc?x=1') }, 'Hotspot'],
-		['hotspot id with #', { resource: 'hotspot', operation: 'update', hotspotId: 'abc#1', updateFields: { name: 'x' } }, 'Hotspot'],
-		['empty hotspot id (mapped)', { resource: 'hotspot', operation: 'get', hotspotId: rl('={{ $json.nothing ?? "" }}') }, 'Hotspot'],
-		['identifier with /', { resource: 'hotspot', operation: 'getByIdentifier', hotspotIdentifier: 'meraki/01' }, 'Hotspot Identifier'],
+		[
+			'hotspot id with #',
+			{ resource: 'hotspot', operation: 'update', hotspotId: 'abc#1', updateFields: { name: 'x' } },
+			'Hotspot',
+		],
+		[
+			'empty hotspot id (mapped)',
+			{ resource: 'hotspot', operation: 'get', hotspotId: rl('={{ $json.nothing ?? "" }}') },
+			'Hotspot',
+		],
+		[
+			'identifier with /',
+			{ resource: 'hotspot', operation: 'getByIdentifier', hotspotIdentifier: 'meraki/01' },
+			'Hotspot Identifier',
+		],
 		['empty location id (mapped)', { resource: 'location', operation: 'get', locationId: '={{ "" }}' }, 'Location'],
 		['location id with ?', { resource: 'location', operation: 'delete', locationId: rl('loc?1') }, 'Location'],
-		['update location id with /', { resource: 'hotspot', operation: 'update', hotspotId: 'h1', locationId: 'a/b', updateFields: { name: 'x' } }, 'Location'],
+		[
+			'update location id with /',
+			{ resource: 'hotspot', operation: 'update', hotspotId: 'h1', locationId: 'a/b', updateFields: { name: 'x' } },
+			'Location',
+		],
 		['limit 0', { resource: 'hotspot', operation: 'getAll', limit: 0 }, 'Limit'],
 		['limit 10001', { resource: 'location', operation: 'getAll', limit: 10_001 }, 'Limit'],
-		['created after not YYYY-MM-DD', { resource: 'hotspot', operation: 'getAll', filters: { creationDateStart: '2024/01/01' } }, 'Filters > Created After'],
-		['created before impossible', { resource: 'hotspot', operation: 'getAll', filters: { creationDateStop: '2024-02-30' } }, 'Filters > Created Before'],
-		['created after after before', { resource: 'hotspot', operation: 'getAll', filters: { creationDateStart: '2024-03-01', creationDateStop: '2024-02-01' } }, 'Filters > Created After'],
-		['hotspot location filter with /', { resource: 'hotspot', operation: 'getAll', filters: { venueId: 'a/b' } }, 'Filters > Location'],
+		[
+			'created after not YYYY-MM-DD',
+			{ resource: 'hotspot', operation: 'getAll', filters: { creationDateStart: '2024/01/01' } },
+			'Filters > Created After',
+		],
+		[
+			'created before impossible',
+			{ resource: 'hotspot', operation: 'getAll', filters: { creationDateStop: '2024-02-30' } },
+			'Filters > Created Before',
+		],
+		[
+			'created after after before',
+			{
+				resource: 'hotspot',
+				operation: 'getAll',
+				filters: { creationDateStart: '2024-03-01', creationDateStop: '2024-02-01' },
+			},
+			'Filters > Created After',
+		],
+		[
+			'hotspot location filter with /',
+			{ resource: 'hotspot', operation: 'getAll', filters: { venueId: 'a/b' } },
+			'Filters > Location',
+		],
 		['hotspot create without router type (mapped)', { ...createHotspot, routerType: '={{ "" }}' }, 'Router Type'],
 		['hotspot create without name', { ...createHotspot, name: ' ' }, 'Name'],
 		['hotspot create without location (mapped)', { ...createHotspot, locationId: rl('={{ "" }}') }, 'Location'],
 		['latitude 91', { ...createHotspot, latitude: 91 }, 'Latitude'],
 		['longitude -181', { ...createHotspot, longitude: -181 }, 'Longitude'],
-		['update latitude -91', { resource: 'hotspot', operation: 'update', hotspotId: 'h1', updateFields: { latitude: -91 } }, 'Update Fields > Latitude'],
+		[
+			'update latitude -91',
+			{ resource: 'hotspot', operation: 'update', hotspotId: 'h1', updateFields: { latitude: -91 } },
+			'Update Fields > Latitude',
+		],
 		['bad MAC address', { ...createHotspot, macAddress: 'AA:BB:CC:DD:EE' }, 'MAC Address'],
 		['MAC address with letters beyond F', { ...createHotspot, macAddress: 'AA:BB:CC:DD:EE:GG' }, 'MAC Address'],
 		['own address without city (mapped)', { ...createHotspot, ...ownAddress, city: '={{ "" }}' }, 'City'],
 		['own address without ZIP (mapped)', { ...createHotspot, ...ownAddress, zip: '={{ "" }}' }, 'ZIP Code'],
 		['hotspot country XX', { ...createHotspot, ...ownAddress, country: 'XX' }, 'Country Code'],
 		['hotspot country ITA', { ...createHotspot, ...ownAddress, country: 'ITA' }, 'Country Code'],
-		['update without own address fields', { resource: 'hotspot', operation: 'update', hotspotId: 'h1', updateFields: { addressAsLocation: false, country: 'IT' } }, 'Update Fields > Address'],
-		['location create without welcome portal (mapped)', { ...createLocation, welcomePortalId: '={{ "" }}' }, 'Welcome Portal ID'],
+		[
+			'update without own address fields',
+			{
+				resource: 'hotspot',
+				operation: 'update',
+				hotspotId: 'h1',
+				updateFields: { addressAsLocation: false, country: 'IT' },
+			},
+			'Update Fields > Address',
+		],
+		[
+			'location create without welcome portal (mapped)',
+			{ ...createLocation, welcomePortalId: '={{ "" }}' },
+			'Welcome Portal ID',
+		],
 		['location create with a blank name', { ...createLocation, name: '   ' }, 'Name'],
 		['location country XX', { ...createLocation, country: 'XX' }, 'Country Code'],
 		['location country ITA', { ...createLocation, country: 'ITA' }, 'Country Code'],
 		['location time zone CET', { ...createLocation, timezone: 'CET' }, 'Time Zone'],
 		['location time zone Mars/Base', { ...createLocation, timezone: 'Mars/Base' }, 'Time Zone'],
-		['unknown category (expression)', { ...createLocation, additionalFields: { categoryName: '={{ "space" + "port" }}' } }, 'Category'],
-		['update country ITA', { resource: 'location', operation: 'update', locationId: 'l1', updateFields: { country: 'ITA' } }, 'Update Fields > Country Code'],
-		['update time zone CET', { resource: 'location', operation: 'update', locationId: 'l1', updateFields: { timezone: 'CET' } }, 'Update Fields > Time Zone'],
-		['update category (expression)', { resource: 'location', operation: 'update', locationId: 'l1', updateFields: { categoryName: '={{ "casino" }}' } }, 'Update Fields > Category'],
-		['organization id with #', { resource: 'location', operation: 'getAll', organizationId: 'org#1', returnAll: true }, 'Organization ID'],
+		[
+			'unknown category (expression)',
+			{ ...createLocation, additionalFields: { categoryName: '={{ "space" + "port" }}' } },
+			'Category',
+		],
+		[
+			'update country ITA',
+			{ resource: 'location', operation: 'update', locationId: 'l1', updateFields: { country: 'ITA' } },
+			'Update Fields > Country Code',
+		],
+		[
+			'update time zone CET',
+			{ resource: 'location', operation: 'update', locationId: 'l1', updateFields: { timezone: 'CET' } },
+			'Update Fields > Time Zone',
+		],
+		[
+			'update category (expression)',
+			{
+				resource: 'location',
+				operation: 'update',
+				locationId: 'l1',
+				updateFields: { categoryName: '={{ "casino" }}' },
+			},
+			'Update Fields > Category',
+		],
+		[
+			'organization id with #',
+			{ resource: 'location', operation: 'getAll', organizationId: 'org#1', returnAll: true },
+			'Organization ID',
+		],
 	])('%s', async (_name, parameters, field) => {
 		expectInputError(await runAction(ctx, parameters), field);
 	});
@@ -528,20 +750,41 @@ describe('service errors, retries and items', () => {
 	test('404 for an unknown hotspot: the service message, the status and a hint naming the id', async () => {
 		const result = await runAction(ctx, { resource: 'hotspot', operation: 'get', hotspotId: 'no-such-hotspot' });
 		expect(result.error?.message).toBe('Hotspot not found: no-such-hotspot');
-		expectApiError('404', 'Hotspot not found: no-such-hotspot', 'Cloud4Wi has no hotspot "no-such-hotspot". Check the ID.');
+		expectApiError(
+			'404',
+			'Hotspot not found: no-such-hotspot',
+			'Cloud4Wi has no hotspot "no-such-hotspot". Check the ID.',
+		);
 		expect(apiCalls(ctx.sb)).toEqual(['GET /v3/hotspots/no-such-hotspot']);
 	});
 
 	test('404 for an unknown location on update names the location and the organization', async () => {
-		await runAction(ctx, { resource: 'location', operation: 'update', locationId: 'no-such-location', updateFields: { name: 'x' } });
-		expectApiError('404', 'Location not found: no-such-location', `Cloud4Wi has no location "no-such-location" in organization "${org}". Check the ID.`);
+		await runAction(ctx, {
+			resource: 'location',
+			operation: 'update',
+			locationId: 'no-such-location',
+			updateFields: { name: 'x' },
+		});
+		expectApiError(
+			'404',
+			'Location not found: no-such-location',
+			`Cloud4Wi has no location "no-such-location" in organization "${org}". Check the ID.`,
+		);
 		expect(sent()).toEqual([
 			{ method: 'PUT', path: `/v1/organizations/${org}/locations/no-such-location`, query: {}, body: { name: 'x' } },
 		]);
 	});
 
 	test('404 for an unknown location on hotspot create names the location', async () => {
-		await runAction(ctx, { resource: 'hotspot', operation: 'create', name: 'AP', routerType: 'aruba', locationId: 'nowhere', latitude: 0, longitude: 0 });
+		await runAction(ctx, {
+			resource: 'hotspot',
+			operation: 'create',
+			name: 'AP',
+			routerType: 'aruba',
+			locationId: 'nowhere',
+			latitude: 0,
+			longitude: 0,
+		});
 		expectApiError('404', 'Location not found: nowhere', 'Cloud4Wi has no location "nowhere". Check the ID.');
 		expect(apiCalls(ctx.sb)).toEqual(['POST /v3/hotspots']);
 	});
@@ -564,8 +807,14 @@ describe('service errors, retries and items', () => {
 			welcomePortalId: 'wp-missing',
 		});
 		expect(result.error?.message).toBe(message);
-		expectApiError('409', message, 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.');
-		expect(apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([['POST', `/v1/organizations/${org}/locations`, 409]]);
+		expectApiError(
+			'409',
+			message,
+			'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
+		);
+		expect(apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([
+			['POST', `/v1/organizations/${org}/locations`, 409],
+		]);
 	});
 
 	test('429 with Retry-After 0 on a read is retried and the read succeeds', async () => {
@@ -584,22 +833,63 @@ describe('service errors, retries and items', () => {
 	test.each<[string, () => INodeParameters, string, string]>([
 		[
 			'hotspot create',
-			() => ({ resource: 'hotspot', operation: 'create', name: 'AP', routerType: 'aruba', locationId: ctx.sb.data.locations[0].id, latitude: 0, longitude: 0 }),
+			() => ({
+				resource: 'hotspot',
+				operation: 'create',
+				name: 'AP',
+				routerType: 'aruba',
+				locationId: ctx.sb.data.locations[0].id,
+				latitude: 0,
+				longitude: 0,
+			}),
 			'POST',
 			'^/v3/hotspots$',
 		],
 		[
 			'hotspot update',
-			() => ({ resource: 'hotspot', operation: 'update', hotspotId: hotspot(50).id, locationId: hotspot(50).venueId, updateFields: { name: 'x' } }),
+			() => ({
+				resource: 'hotspot',
+				operation: 'update',
+				hotspotId: hotspot(50).id,
+				locationId: hotspot(50).venueId,
+				updateFields: { name: 'x' },
+			}),
 			'PUT',
 			'^/v3/hotspots/',
 		],
-		['hotspot delete', () => ({ resource: 'hotspot', operation: 'delete', hotspotId: hotspot(51).id }), 'DELETE', '^/v3/hotspots/'],
-		['location update', () => ({ resource: 'location', operation: 'update', locationId: ctx.sb.data.locations[0].id, updateFields: { description: 'x' } }), 'PUT', '/locations/'],
-		['location delete', () => ({ resource: 'location', operation: 'delete', locationId: ctx.sb.data.locations[0].id }), 'DELETE', '/locations/'],
+		[
+			'hotspot delete',
+			() => ({ resource: 'hotspot', operation: 'delete', hotspotId: hotspot(51).id }),
+			'DELETE',
+			'^/v3/hotspots/',
+		],
+		[
+			'location update',
+			() => ({
+				resource: 'location',
+				operation: 'update',
+				locationId: ctx.sb.data.locations[0].id,
+				updateFields: { description: 'x' },
+			}),
+			'PUT',
+			'/locations/',
+		],
+		[
+			'location delete',
+			() => ({ resource: 'location', operation: 'delete', locationId: ctx.sb.data.locations[0].id }),
+			'DELETE',
+			'/locations/',
+		],
 	])('a 5xx on a write (%s) is not retried: exactly one request', async (_name, parameters, method, path) => {
 		const before = JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots);
-		ctx.sb.addFault({ method, path, status: 503, retryAfter: 0, times: 5, body: { message: 'Service temporarily unavailable' } });
+		ctx.sb.addFault({
+			method,
+			path,
+			status: 503,
+			retryAfter: 0,
+			times: 5,
+			body: { message: 'Service temporarily unavailable' },
+		});
 		const result = await runAction(ctx, parameters());
 		expect(result.error?.message).toBe('Service temporarily unavailable');
 		expectApiError('503', 'Service temporarily unavailable', 'Cloud4Wi had an internal error. Try again later.');
@@ -619,11 +909,19 @@ describe('service errors, retries and items', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items.map((i) => i.json)).toEqual([
 			publicHotspot(a),
-			{ error: 'Hotspot not found: missing-hotspot', description: 'Cloud4Wi has no hotspot "missing-hotspot". Check the ID.', httpCode: '404' },
+			{
+				error: 'Hotspot not found: missing-hotspot',
+				description: 'Cloud4Wi has no hotspot "missing-hotspot". Check the ID.',
+				httpCode: '404',
+			},
 			{ error: 'Hotspot: "bad/id" contains "/", "?" or "#", which no Cloud4Wi ID has' },
 			publicHotspot(b),
 		]);
-		expect(apiCalls(ctx.sb)).toEqual([`GET /v3/hotspots/${a.id}`, 'GET /v3/hotspots/missing-hotspot', `GET /v3/hotspots/${b.id}`]);
+		expect(apiCalls(ctx.sb)).toEqual([
+			`GET /v3/hotspots/${a.id}`,
+			'GET /v3/hotspots/missing-hotspot',
+			`GET /v3/hotspots/${b.id}`,
+		]);
 	});
 
 	test('continue on fail with a list per item: every record is paired with the item that asked for it', async () => {

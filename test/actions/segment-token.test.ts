@@ -27,7 +27,11 @@ function failure(result: ActionResult) {
 /** Input checks fail with a NodeOperationError, the class n8n keeps with its description. */
 const OPERATION_ERROR = /^NodeOperationError$/;
 
-const segments = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'segment', operation: 'getAll', ...extra });
+const segments = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'segment',
+	operation: 'getAll',
+	...extra,
+});
 const revoke: INodeParameters = { resource: 'token', operation: 'revoke' };
 
 describe('segment Get Many', () => {
@@ -78,12 +82,18 @@ describe('segment Get Many', () => {
 			expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
 			expect(result.json).toEqual(ctx.sb.data.segments);
 		} finally {
-			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), organizationId: saved.organizationId });
+			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', {
+				...ctx.store.stored(CREDENTIAL_ID),
+				organizationId: saved.organizationId,
+			});
 		}
 	});
 
 	test('an organization given as a resource locator value works the same', async () => {
-		const result = await runAction(ctx, segments({ organizationId: { __rl: true, mode: 'id', value: ctx.sb.organizationId }, limit: 3 }));
+		const result = await runAction(
+			ctx,
+			segments({ organizationId: { __rl: true, mode: 'id', value: ctx.sb.organizationId }, limit: 3 }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
 		expect(result.json).toEqual(ctx.sb.data.segments.slice(0, 3));
@@ -109,7 +119,11 @@ describe('segment Get Many', () => {
 	});
 
 	test.each<[string, INodeParameters, string]>([
-		['an organization ID with "/"', segments({ organizationId: 'org/../x', returnAll: true }), 'Organization ID: "org/../x" contains "/", "?" or "#", which no Cloud4Wi ID has'],
+		[
+			'an organization ID with "/"',
+			segments({ organizationId: 'org/../x', returnAll: true }),
+			'Organization ID: "org/../x" contains "/", "?" or "#", which no Cloud4Wi ID has',
+		],
 		['limit 0', segments({ limit: 0 }), 'Limit: must be a whole number from 1 to 10000, got "0"'],
 		['limit 10001', segments({ limit: 10_001 }), 'Limit: must be a whole number from 1 to 10000, got "10001"'],
 	])('input check: %s fails the item and sends nothing', async (_label, parameters, message) => {
@@ -131,20 +145,32 @@ describe('segment Get Many', () => {
 			});
 			expect(apiCalls(ctx.sb)).toEqual([]);
 		} finally {
-			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), organizationId: saved.organizationId });
+			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', {
+				...ctx.store.stored(CREDENTIAL_ID),
+				organizationId: saved.organizationId,
+			});
 		}
 	});
 
 	test('organizations from an expression: one request per item, errors as items with Continue On Fail, pairing kept', async () => {
 		const org = ctx.sb.organizationId;
-		const result = await runAction(ctx, segments({ organizationId: '={{ $json.org }}', limit: 1 }), [{ org }, { org: 'org-unknown' }, { org }], {
-			continueOnFail: true,
-		});
+		const result = await runAction(
+			ctx,
+			segments({ organizationId: '={{ $json.org }}', limit: 1 }),
+			[{ org }, { org: 'org-unknown' }, { org }],
+			{
+				continueOnFail: true,
+			},
+		);
 		expect(result.error).toBeUndefined();
 		expect(apiCalls(ctx.sb)).toEqual([`GET ${path}`, 'GET /v2/segments/organizations/org-unknown', `GET ${path}`]);
 		expect(result.json).toEqual([
 			ctx.sb.data.segments[0],
-			{ error: 'Organization not found: org-unknown', description: 'Cloud4Wi has no organization "org-unknown". Check the ID.', httpCode: '404' },
+			{
+				error: 'Organization not found: org-unknown',
+				description: 'Cloud4Wi has no organization "org-unknown". Check the ID.',
+				httpCode: '404',
+			},
 			ctx.sb.data.segments[0],
 		]);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -169,7 +195,9 @@ describe('token Revoke', () => {
 		expect(result.json).toEqual([{ revoked: true }]);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 		expect(calls(ctx)).toEqual([{ method: 'POST', path: '/v1/sts/logout', query: {}, body: undefined }]);
-		expect(ctx.sb.requests.map((r) => [r.path, r.authorization, r.status])).toEqual([['/v1/sts/logout', `Bearer ${token}`, 200]]);
+		expect(ctx.sb.requests.map((r) => [r.path, r.authorization, r.status])).toEqual([
+			['/v1/sts/logout', `Bearer ${token}`, 200],
+		]);
 		expect(ctx.sb.logins).toBe(1);
 
 		ctx.sb.clearRequests();

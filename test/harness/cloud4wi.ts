@@ -38,13 +38,19 @@ export function node(name: string, type: string, parameters: INodeParameters, ex
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,
-		credentials: type.startsWith('n8n-nodes-cloud4wi') ? { cloud4WiApi: { id: CREDENTIAL_ID, name: 'Cloud4Wi' } } : undefined,
+		credentials: type.startsWith('n8n-nodes-cloud4wi')
+			? { cloud4WiApi: { id: CREDENTIAL_ID, name: 'Cloud4Wi' } }
+			: undefined,
 		...extra,
 	};
 }
 
 /** Start (emitting `items`) -> Cloud4Wi (with `parameters`) -> NoOp. */
-export function actionWorkflow(parameters: INodeParameters, items: IDataObject[] = [{}], extra: Partial<INode> = {}): WorkflowJson {
+export function actionWorkflow(
+	parameters: INodeParameters,
+	items: IDataObject[] = [{}],
+	extra: Partial<INode> = {},
+): WorkflowJson {
 	return {
 		nodes: [
 			node('Start', 'test.startItems', { items: JSON.stringify(items) }),

@@ -161,7 +161,11 @@ export class CredentialStore extends ICredentialsHelper {
 		throw new Error('not used by this package');
 	}
 
-	async updateCredentials(nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.updates++;
 		this.set(nodeCredentials.id!, type, data);
 	}
@@ -186,14 +190,24 @@ export class CredentialStore extends ICredentialsHelper {
 		if (output[expirable.name] === undefined) return undefined;
 		if (node.credentials) {
 			const details = node.credentials[typeName];
-			await this.updateCredentials(details, typeName, { ...this.stored(details.id!), ...output } as ICredentialDataDecryptedObject);
+			await this.updateCredentials(details, typeName, {
+				...this.stored(details.id!),
+				...output,
+			} as ICredentialDataDecryptedObject);
 			return Object.assign(credentials, output);
 		}
 		return undefined;
 	}
 
-	async runPreAuthentication(helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, typeName: string) {
-		return (await credentialTypes[typeName].preAuthentication?.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	) {
+		return (await credentialTypes[typeName].preAuthentication?.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
 	/** Generic authentication as n8n does it: `={{$credentials.x}}` expressions resolved into the request. */
@@ -333,7 +347,13 @@ export async function pollOnce(
 ): Promise<{ emitted: INodeExecutionData[] | null; run?: RunResult }> {
 	const node = workflow.getNode(triggerName)!;
 	const hooks = new ExecutionLifecycleHooks(mode, 'poll-1', { id: workflow.id, name: workflow.name } as IWorkflowBase);
-	const context = new PollContext(workflow, node, additionalDataFor(store, hooks), mode, mode === 'manual' ? 'manual' : 'activate');
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalDataFor(store, hooks),
+		mode,
+		mode === 'manual' ? 'manual' : 'activate',
+	);
 	const response = await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context);
 	if (!response) return { emitted: null };
 	const run = await runWorkflow(workflow, store, { mode, startNode: triggerName, startData: response });
@@ -356,7 +376,9 @@ export async function testCredential(
 			...noOpNode.description,
 			name: 'n8n-nodes-base.noOp',
 			credentials: [{ name: typeName, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' },
+			],
 		},
 	};
 	const node: INode = {
@@ -378,7 +400,18 @@ export async function testCredential(
 	const additionalData = additionalDataFor(store, hooks);
 	const data = await store.getDecrypted(additionalData, { id, name: 'tested' }, typeName);
 	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
-	const context = new ExecuteContext(workflow, node, additionalData, 'internal', runExecutionData, 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		runExecutionData,
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
 	try {
 		await new RoutingNode(context, tempType, { id, name: 'tested', type: typeName, data }).runNode();
 	} catch (caught) {
@@ -388,7 +421,10 @@ export async function testCredential(
 			const rule = testRequest.rules?.find((r) => r.type === 'responseCode' && r.properties.value === status);
 			if (rule) return { status: 'Error', message: (rule.properties as { message: string }).message };
 			if (status < 199 || status > 299) {
-				return { status: 'Error', message: error.cause?.response?.statusText || `Received HTTP status code: ${status}` };
+				return {
+					status: 'Error',
+					message: error.cause?.response?.statusText || `Received HTTP status code: ${status}`,
+				};
 			}
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };
@@ -410,7 +446,10 @@ export async function loadOptionsOf(
 	const additionalData = additionalDataFor(store, hooks);
 	(additionalData as { currentNodeParameters?: INode['parameters'] }).currentNodeParameters = node.parameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
-	const methods = nodeTypeMap[node.type].methods as Record<string, Record<string, (this: unknown, f?: string) => Promise<unknown>>>;
+	const methods = nodeTypeMap[node.type].methods as Record<
+		string,
+		Record<string, (this: unknown, f?: string) => Promise<unknown>>
+	>;
 	const fn = methods.loadOptions?.[method] ?? methods.listSearch?.[method];
 	return await fn.call(context, filter);
 }

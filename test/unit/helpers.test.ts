@@ -61,9 +61,12 @@ describe('toIsoInstant', () => {
 		expect(toIsoInstant(new Date('2025-03-01T10:00:00Z'), 'UTC')).toBe('2025-03-01T10:00:00.000Z');
 	});
 
-	test.each(['yesterday', '2025-02-30', '2025-02-30T10:00:00Z', '2025-03-01T25:00:00', '', 12, '1/3/2025'])('rejects %p', (value) => {
-		expect(toIsoInstant(value, 'Europe/Rome')).toBeUndefined();
-	});
+	test.each(['yesterday', '2025-02-30', '2025-02-30T10:00:00Z', '2025-03-01T25:00:00', '', 12, '1/3/2025'])(
+		'rejects %p',
+		(value) => {
+			expect(toIsoInstant(value, 'Europe/Rome')).toBeUndefined();
+		},
+	);
 });
 
 describe('apiPath', () => {

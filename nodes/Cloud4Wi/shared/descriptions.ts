@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ItemInput } from './validate';
 
@@ -6,6 +6,39 @@ import type { ItemInput } from './validate';
 export interface Operation {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]>;
+}
+
+/** A resource's Operation selector followed by the fields of each of its operations. */
+export function resourceFields(
+	resource: string,
+	choices: INodePropertyOptions[],
+	operations: Record<string, Operation>,
+	defaultOperation = 'getAll',
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options: choices,
+			default: defaultOperation,
+		},
+		...Object.values(operations).flatMap((op) => op.description),
+	];
+}
+
+/** The Filters collection of a Get Many, its options in alphabetical order. */
+export function filtersField(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: byDisplayName(options),
+	};
 }
 
 export const organizationIdField: INodeProperties = {
@@ -101,6 +134,10 @@ export const contactIdField: INodeProperties = {
 };
 
 /** Records kept as the service sent them, or one flat record per item when Simplify is on. */
-export function shape<T extends IDataObject>(records: T[], simplify: boolean, simplifier: (record: T) => IDataObject): IDataObject[] {
+export function shape<T extends IDataObject>(
+	records: T[],
+	simplify: boolean,
+	simplifier: (record: T) => IDataObject,
+): IDataObject[] {
 	return simplify ? records.map(simplifier) : records;
 }

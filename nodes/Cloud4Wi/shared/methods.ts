@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { fetchRecords } from './paginate';
 import { apiPath } from './transport';

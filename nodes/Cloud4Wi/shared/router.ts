@@ -17,7 +17,9 @@ export async function route(
 			const operation = this.getNodeParameter('operation', itemIndex) as string;
 			const run = operations[resource]?.[operation];
 			if (!run) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
+				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+					itemIndex,
+				});
 			}
 			const records = await run.execute.call(this, new ItemInput(this, itemIndex));
 			for (const json of records) output.push({ json, pairedItem: { item: itemIndex } });

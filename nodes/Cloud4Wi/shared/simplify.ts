@@ -8,7 +8,9 @@ export function simplifyContact(contact: IDataObject): IDataObject {
 	const policies = (Array.isArray(contact.policies) ? contact.policies : []) as Policy[];
 	const optIn = (name: string) => policies.find((p) => p.name === name)?.accepted ?? null;
 	const customOptIns = Object.fromEntries(
-		policies.filter((p) => p.name?.startsWith('customs.')).map((p) => [p.name!.slice('customs.'.length), p.accepted ?? null]),
+		policies
+			.filter((p) => p.name?.startsWith('customs.'))
+			.map((p) => [p.name!.slice('customs.'.length), p.accepted ?? null]),
 	);
 	const segments = (Array.isArray(contact.segments) ? contact.segments : []) as Named[];
 	return {

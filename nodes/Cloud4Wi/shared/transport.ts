@@ -67,7 +67,8 @@ const HINTS: Record<number, (req: ApiRequest) => string> = {
 	404: (req) => `Cloud4Wi has no ${req.notFound ?? 'such resource'}. Check the ID.`,
 	409: () => 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
 	410: () => 'Cloud4Wi has revoked or removed this endpoint.',
-	429: () => `Cloud4Wi's rate limit was reached and stayed reached after ${READ_RETRIES} retries. Try again later or slow the workflow down.`,
+	429: () =>
+		`Cloud4Wi's rate limit was reached and stayed reached after ${READ_RETRIES} retries. Try again later or slow the workflow down.`,
 };
 
 /** The one place a failed answer becomes an n8n error: the service's message, its status, a hint. */

@@ -21,8 +21,7 @@ const COUNTRY_CODES = new Set(
 	).split(' '),
 );
 
-const ISO_DATE_TIME =
-	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 const HAS_ZONE = /(?:Z|[+-]\d{2}:?\d{2})$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -165,7 +164,8 @@ export class ItemInput {
 
 	dateTime(value: unknown, label: string): string {
 		const iso = toIsoInstant(value, this.ctx.getTimezone());
-		if (!iso) this.fail(label, `"${String(value)}" is not an ISO 8601 date-time`, 'Use a form like 2025-03-01T09:30:00Z.');
+		if (!iso)
+			this.fail(label, `"${String(value)}" is not an ISO 8601 date-time`, 'Use a form like 2025-03-01T09:30:00Z.');
 		return iso;
 	}
 
@@ -184,25 +184,35 @@ export class ItemInput {
 
 	phone(value: unknown, label: string): string {
 		const text = String(value ?? '').replace(/[\s()-]/g, '');
-		if (!isE164(text)) this.fail(label, `"${String(value)}" is not an E.164 phone number`, 'Use a form like +393331234567.');
+		if (!isE164(text))
+			this.fail(label, `"${String(value)}" is not an E.164 phone number`, 'Use a form like +393331234567.');
 		return text;
 	}
 
 	country(value: unknown, label: string): string {
-		const text = String(value ?? '').trim().toUpperCase();
-		if (!isCountryCode(text)) this.fail(label, `"${String(value)}" is not an ISO 3166-1 alpha-2 country code`, 'Use two letters, such as IT or US.');
+		const text = String(value ?? '')
+			.trim()
+			.toUpperCase();
+		if (!isCountryCode(text))
+			this.fail(
+				label,
+				`"${String(value)}" is not an ISO 3166-1 alpha-2 country code`,
+				'Use two letters, such as IT or US.',
+			);
 		return text;
 	}
 
 	timezone(value: unknown, label: string): string {
 		const text = String(value ?? '').trim();
-		if (!isTimezone(text)) this.fail(label, `"${text}" is not a time zone in Area/City form`, 'Use a form like Europe/Rome.');
+		if (!isTimezone(text))
+			this.fail(label, `"${text}" is not a time zone in Area/City form`, 'Use a form like Europe/Rome.');
 		return text;
 	}
 
 	coordinate(value: unknown, label: string, bound: 90 | 180): number {
 		const n = typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value);
-		if (!Number.isFinite(n) || Math.abs(n) > bound) this.fail(label, `must be a number from -${bound} to ${bound}, got "${String(value)}"`);
+		if (!Number.isFinite(n) || Math.abs(n) > bound)
+			this.fail(label, `must be a number from -${bound} to ${bound}, got "${String(value)}"`);
 		return n;
 	}
 
@@ -220,7 +230,8 @@ export class ItemInput {
 
 	macAddress(value: unknown, label: string): string {
 		const text = String(value ?? '').trim();
-		if (!/^[0-9A-Fa-f]{2}(?:[:-]?[0-9A-Fa-f]{2}){5}$/.test(text)) this.fail(label, `"${text}" is not a MAC address`, 'Use a form like AA:BB:CC:DD:EE:FF.');
+		if (!/^[0-9A-Fa-f]{2}(?:[:-]?[0-9A-Fa-f]{2}){5}$/.test(text))
+			this.fail(label, `"${text}" is not a MAC address`, 'Use a form like AA:BB:CC:DD:EE:FF.');
 		return text;
 	}
 }

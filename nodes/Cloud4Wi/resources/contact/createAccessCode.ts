@@ -5,7 +5,9 @@ import { contactIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['createAccessCode'] } }, [contactIdField]);
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['createAccessCode'] } }, [
+	contactIdField,
+]);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');

@@ -6,7 +6,10 @@ import { simplifyContact } from '../../shared/simplify';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [contactIdField, simplifyField]);
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [
+	contactIdField,
+	simplifyField,
+]);
 
 /** The profile inside the answer: `customer` when present, else the answer without its envelope fields. */
 export function profileOf(body: IDataObject): IDataObject {

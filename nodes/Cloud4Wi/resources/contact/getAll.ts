@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CONTACT_SORT_FIELDS } from '../../shared/constants';
-import { byDisplayName, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
+import { filtersField, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { simplifyContact } from '../../shared/simplify';
 import { apiPath } from '../../shared/transport';
@@ -34,52 +34,76 @@ const dates: Array<[string, string]> = [
 const properties: INodeProperties[] = [
 	organizationIdField,
 	...getManyFields(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: byDisplayName([
-			...toggles.map(([name, displayName, description]): INodeProperties => ({ displayName, name, type: 'boolean', default: true, description })),
-			...searches.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '', description: `Only contacts whose ${displayName.toLowerCase()} matches` })),
-			{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: '+393331234567', description: 'Only contacts with this phone number, in E.164 form' },
-			...dates.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'dateTime', default: '' })),
-			{
-				displayName: 'Segment Names or IDs',
-				name: 'segmentCids',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getSegments' },
-				default: [],
-				description: 'Only contacts in these segments. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Location Names or IDs',
-				name: 'locationCids',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getLocations' },
-				default: [],
-				description: 'Only contacts who signed up at these locations. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Custom Opt-Ins Accepted',
-				name: 'customOptIns',
+	filtersField([
+		...toggles.map(
+			([name, displayName, description]): INodeProperties => ({
+				displayName,
+				name,
+				type: 'boolean',
+				default: true,
+				description,
+			}),
+		),
+		...searches.map(
+			([name, displayName]): INodeProperties => ({
+				displayName,
+				name,
 				type: 'string',
-				typeOptions: { multipleValues: true },
-				default: [],
-				placeholder: 'Newsletter',
-				description: 'Only contacts who accepted every one of these custom opt-ins (by policy name)',
-			},
-			{
-				displayName: 'Sort By',
-				name: 'sortBy',
-				type: 'options',
-				options: CONTACT_SORT_FIELDS.map((value) => ({ name: value, value })),
-				default: 'created',
-			},
-			{ displayName: 'Reverse Order', name: 'sortReverse', type: 'boolean', default: true, description: 'Whether to reverse the order (needs Sort By)' },
-		]),
-	},
+				default: '',
+				description: `Only contacts whose ${displayName.toLowerCase()} matches`,
+			}),
+		),
+		{
+			displayName: 'Phone Number',
+			name: 'phoneNumber',
+			type: 'string',
+			default: '',
+			placeholder: '+393331234567',
+			description: 'Only contacts with this phone number, in E.164 form',
+		},
+		...dates.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'dateTime', default: '' })),
+		{
+			displayName: 'Segment Names or IDs',
+			name: 'segmentCids',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getSegments' },
+			default: [],
+			description:
+				'Only contacts in these segments. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Location Names or IDs',
+			name: 'locationCids',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getLocations' },
+			default: [],
+			description:
+				'Only contacts who signed up at these locations. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Custom Opt-Ins Accepted',
+			name: 'customOptIns',
+			type: 'string',
+			typeOptions: { multipleValues: true },
+			default: [],
+			placeholder: 'Newsletter',
+			description: 'Only contacts who accepted every one of these custom opt-ins (by policy name)',
+		},
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: CONTACT_SORT_FIELDS.map((value) => ({ name: value, value })),
+			default: 'created',
+		},
+		{
+			displayName: 'Reverse Order',
+			name: 'sortReverse',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to reverse the order (needs Sort By)',
+		},
+	]),
 	simplifyField,
 ];
 
@@ -99,9 +123,13 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	for (const [name] of [...toggles]) if (filters[name] !== undefined) query[name] = Boolean(filters[name]);
 	for (const [name] of searches) if (filters[name]) query[name] = String(filters[name]).trim();
 	if (filters.phoneNumber) query.phoneNumber = input.phone(filters.phoneNumber, 'Filters > Phone Number');
-	for (const [name, label] of dates) if (filters[name]) query[name] = input.dateTime(filters[name], `Filters > ${label}`);
+	for (const [name, label] of dates)
+		if (filters[name]) query[name] = input.dateTime(filters[name], `Filters > ${label}`);
 	input.range(query.createdStart as string, query.createdEnd as string, ['Filters > Created After', 'Created Before']);
-	input.range(query.modifiedStart as string, query.modifiedEnd as string, ['Filters > Modified After', 'Modified Before']);
+	input.range(query.modifiedStart as string, query.modifiedEnd as string, [
+		'Filters > Modified After',
+		'Modified Before',
+	]);
 	for (const name of ['segmentCids', 'locationCids']) {
 		const ids = listOf(filters[name]);
 		ids.forEach((id) => input.id(name, name === 'segmentCids' ? 'Filters > Segment' : 'Filters > Location', id));

@@ -31,4 +31,3 @@ export function contactSubList(operation: string, suffix: string, recordsKey: st
 	}
 	return { description, execute };
 }
-

@@ -28,7 +28,13 @@ const properties: INodeProperties[] = [
 				displayName: 'Opt-In',
 				name: 'optIn',
 				values: [
-					{ displayName: 'Opt-In', name: 'policy', type: 'options', options: STANDARD_OPT_INS, default: 'mktgCommunications' },
+					{
+						displayName: 'Opt-In',
+						name: 'policy',
+						type: 'options',
+						options: STANDARD_OPT_INS,
+						default: 'mktgCommunications',
+					},
 					{
 						displayName: 'Custom Opt-In Title',
 						name: 'customTitle',
@@ -38,7 +44,13 @@ const properties: INodeProperties[] = [
 						description: 'Title of the custom opt-in, as set in the Cloud4Wi dashboard',
 						displayOptions: { show: { policy: ['custom'] } },
 					},
-					{ displayName: 'Accepted', name: 'accepted', type: 'boolean', default: true, description: 'Whether the contact accepts this opt-in' },
+					{
+						displayName: 'Accepted',
+						name: 'accepted',
+						type: 'boolean',
+						default: true,
+						description: 'Whether the contact accepts this opt-in',
+					},
 				],
 			},
 		],
@@ -61,14 +73,20 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['updateOptIns'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['updateOptIns'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');
-	const rows = ((input.collection('optIns').optIn as IDataObject[] | undefined) ?? []);
+	const rows = (input.collection('optIns').optIn as IDataObject[] | undefined) ?? [];
 	if (rows.length === 0) input.required('', 'Opt-Ins (add at least one)');
 	const policies = rows.map((row) => ({
-		policyKey: row.policy === 'custom' ? `customs.${input.required(row.customTitle, 'Opt-Ins > Custom Opt-In Title')}` : String(row.policy),
+		policyKey:
+			row.policy === 'custom'
+				? `customs.${input.required(row.customTitle, 'Opt-Ins > Custom Opt-In Title')}`
+				: String(row.policy),
 		accepted: Boolean(row.accepted),
 	}));
 
@@ -81,11 +99,13 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		scopes: 'organization_write, customer_write',
 	});
 	// 207 means some were not applied; the answer maps each applied key to its new value.
-	const notUpdated = status === 207 ? policies.filter((p) => body[p.policyKey] !== p.accepted).map((p) => p.policyKey) : [];
+	const notUpdated =
+		status === 207 ? policies.filter((p) => body[p.policyKey] !== p.accepted).map((p) => p.policyKey) : [];
 	if (notUpdated.length && input.collection('options').failOnPartial === true) {
 		throw new NodeApiError(this.getNode(), body as JsonObject, {
 			message: `Cloud4Wi did not update these opt-ins: ${notUpdated.join(', ')}`,
-			description: 'The other opt-ins were updated. Check the custom opt-in titles, or turn off "Error If Some Not Updated".',
+			description:
+				'The other opt-ins were updated. Check the custom opt-in titles, or turn off "Error If Some Not Updated".',
 			httpCode: '207',
 			itemIndex: input.itemIndex,
 		});

@@ -1,32 +1,50 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_KIND_OPTIONS } from '../../shared/constants';
-import { byDisplayName } from '../../shared/descriptions';
+import { filtersField } from '../../shared/descriptions';
 import type { ItemInput } from '../../shared/validate';
 
-export const eventFilters: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	options: byDisplayName([
-		{ displayName: 'Event Kinds', name: 'events', type: 'multiOptions', options: EVENT_KIND_OPTIONS, default: [], description: 'Only events of these kinds; none means all' },
-		{ displayName: 'From', name: 'dateStart', type: 'dateTime', default: '', description: 'Only events at or after this time' },
-		{ displayName: 'To', name: 'dateEnd', type: 'dateTime', default: '', description: 'Only events at or before this time' },
-		{
-			displayName: 'Sort By',
-			name: 'sortBy',
-			type: 'options',
-			options: [
-				{ name: 'Business (Local) Time', value: 'businessTime' },
-				{ name: 'UTC Time', value: 'utcTime' },
-			],
-			default: 'businessTime',
-		},
-		{ displayName: 'Newest First', name: 'sortReverse', type: 'boolean', default: true, description: 'Whether to reverse the order' },
-	]),
-};
+export const eventFilters: INodeProperties = filtersField([
+	{
+		displayName: 'Event Kinds',
+		name: 'events',
+		type: 'multiOptions',
+		options: EVENT_KIND_OPTIONS,
+		default: [],
+		description: 'Only events of these kinds; none means all',
+	},
+	{
+		displayName: 'From',
+		name: 'dateStart',
+		type: 'dateTime',
+		default: '',
+		description: 'Only events at or after this time',
+	},
+	{
+		displayName: 'To',
+		name: 'dateEnd',
+		type: 'dateTime',
+		default: '',
+		description: 'Only events at or before this time',
+	},
+	{
+		displayName: 'Sort By',
+		name: 'sortBy',
+		type: 'options',
+		options: [
+			{ name: 'Business (Local) Time', value: 'businessTime' },
+			{ name: 'UTC Time', value: 'utcTime' },
+		],
+		default: 'businessTime',
+	},
+	{
+		displayName: 'Newest First',
+		name: 'sortReverse',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to reverse the order',
+	},
+]);
 
 /** Query of an event list from its Filters; the kinds also come back for the local check. */
 export function eventQuery(input: ItemInput): { query: IDataObject; kinds: string[] } {

@@ -12,13 +12,37 @@ export const ADDRESS_FIELDS: Array<[string, string]> = [
 /** Address fields shown when the hotspot does not take its location's address. */
 export function addressFields(show: IDisplayOptions['show']): INodeProperties[] {
 	return [
-		{ displayName: 'Country Code', name: 'country', type: 'string', default: '', required: true, placeholder: 'IT', description: 'ISO 3166-1 alpha-2 code of the country', displayOptions: { show } },
-		...ADDRESS_FIELDS.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '', required: true, displayOptions: { show } })),
+		{
+			displayName: 'Country Code',
+			name: 'country',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'IT',
+			description: 'ISO 3166-1 alpha-2 code of the country',
+			displayOptions: { show },
+		},
+		...ADDRESS_FIELDS.map(
+			([name, displayName]): INodeProperties => ({
+				displayName,
+				name,
+				type: 'string',
+				default: '',
+				required: true,
+				displayOptions: { show },
+			}),
+		),
 	];
 }
 
 /** Checks and copies address values into a body; `required` when the hotspot has its own address. */
-export function putAddress(input: ItemInput, source: IDataObject, body: IDataObject, required: boolean, prefix = ''): void {
+export function putAddress(
+	input: ItemInput,
+	source: IDataObject,
+	body: IDataObject,
+	required: boolean,
+	prefix = '',
+): void {
 	if (required || source.country) body.country = input.country(source.country, `${prefix}Country Code`);
 	for (const [name, label] of ADDRESS_FIELDS) {
 		if (required) body[name] = input.required(source[name], `${prefix}${label}`);

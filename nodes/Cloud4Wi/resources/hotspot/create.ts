@@ -17,10 +17,25 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. meraki',
-		description: 'Router maker or platform, as Cloud4Wi names it. It decides whether MAC address, identifier or SSID are needed.',
+		description:
+			'Router maker or platform, as Cloud4Wi names it. It decides whether MAC address, identifier or SSID are needed.',
 	},
-	{ displayName: 'Latitude', name: 'latitude', type: 'number', typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 }, default: 0, required: true },
-	{ displayName: 'Longitude', name: 'longitude', type: 'number', typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 }, default: 0, required: true },
+	{
+		displayName: 'Latitude',
+		name: 'latitude',
+		type: 'number',
+		typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
+		default: 0,
+		required: true,
+	},
+	{
+		displayName: 'Longitude',
+		name: 'longitude',
+		type: 'number',
+		typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
+		default: 0,
+		required: true,
+	},
 	{
 		displayName: 'MAC Address',
 		name: 'macAddress',
@@ -45,8 +60,20 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-			{ displayName: 'Hotspot Identifier', name: 'hotspotIdentifier', type: 'string', default: '', description: 'Identifier of the hotspot on the router platform, if the router type uses one' },
-			{ displayName: 'SSID', name: 'ssid', type: 'string', default: '', description: 'WiFi network name, if the router type uses one' },
+			{
+				displayName: 'Hotspot Identifier',
+				name: 'hotspotIdentifier',
+				type: 'string',
+				default: '',
+				description: 'Identifier of the hotspot on the router platform, if the router type uses one',
+			},
+			{
+				displayName: 'SSID',
+				name: 'ssid',
+				type: 'string',
+				default: '',
+				description: 'WiFi network name, if the router type uses one',
+			},
 		],
 	},
 ];
@@ -71,9 +98,16 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	};
 	const mac = input.string('macAddress');
 	// The check accepts AABBCCDDEEFF and mixed separators; the API wants one separator, so send AA:BB:CC:DD:EE:FF.
-	if (mac) body.macAddress = input.macAddress(mac, 'MAC Address').replace(/[:-]/g, '').toUpperCase().replace(/(..)(?!$)/g, '$1:');
+	if (mac)
+		body.macAddress = input
+			.macAddress(mac, 'MAC Address')
+			.replace(/[:-]/g, '')
+			.toUpperCase()
+			.replace(/(..)(?!$)/g, '$1:');
 	if (!addressAsLocation) {
-		const typed = Object.fromEntries(['country', 'address', 'city', 'state', 'zip'].map((name) => [name, input.string(name)]));
+		const typed = Object.fromEntries(
+			['country', 'address', 'city', 'state', 'zip'].map((name) => [name, input.string(name)]),
+		);
 		putAddress(input, typed, body, true);
 	}
 	const extra = input.collection('additionalFields');

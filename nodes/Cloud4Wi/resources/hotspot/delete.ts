@@ -5,7 +5,9 @@ import { hotspotLocator } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
 
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['delete'] } }, [hotspotLocator]);
+export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['delete'] } }, [
+	hotspotLocator,
+]);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const hotspotId = input.id('hotspotId', 'Hotspot');

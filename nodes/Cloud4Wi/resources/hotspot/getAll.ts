@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getManyFields, organizationIdField } from '../../shared/descriptions';
+import { filtersField, getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
@@ -9,29 +9,43 @@ import type { ItemInput } from '../../shared/validate';
 export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['getAll'] } }, [
 	organizationIdField,
 	...getManyFields(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'Created After', name: 'creationDateStart', type: 'string', default: '', placeholder: 'YYYY-MM-DD', description: 'Only hotspots created after this date' },
-			{ displayName: 'Created Before', name: 'creationDateStop', type: 'string', default: '', placeholder: 'YYYY-MM-DD', description: 'Only hotspots created before this date' },
-			{ displayName: 'Deleted', name: 'deleted', type: 'boolean', default: true, description: 'Whether to return deleted hotspots instead of live ones (the API lists one or the other)' },
-			{ displayName: 'Hotspot Identifier', name: 'hotspotIdentifier', type: 'string', default: '' },
-			{
-				displayName: 'Location Name or ID',
-				name: 'venueId',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getLocations' },
-				default: '',
-				description: 'Only hotspots of this location. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{ displayName: 'MAC Address', name: 'macAddress', type: 'string', default: '' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-		],
-	},
+	filtersField([
+		{
+			displayName: 'Created After',
+			name: 'creationDateStart',
+			type: 'string',
+			default: '',
+			placeholder: 'YYYY-MM-DD',
+			description: 'Only hotspots created after this date',
+		},
+		{
+			displayName: 'Created Before',
+			name: 'creationDateStop',
+			type: 'string',
+			default: '',
+			placeholder: 'YYYY-MM-DD',
+			description: 'Only hotspots created before this date',
+		},
+		{
+			displayName: 'Deleted',
+			name: 'deleted',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return deleted hotspots instead of live ones (the API lists one or the other)',
+		},
+		{ displayName: 'Hotspot Identifier', name: 'hotspotIdentifier', type: 'string', default: '' },
+		{
+			displayName: 'Location Name or ID',
+			name: 'venueId',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getLocations' },
+			default: '',
+			description:
+				'Only hotspots of this location. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{ displayName: 'MAC Address', name: 'macAddress', type: 'string', default: '' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+	]),
 ]);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
@@ -39,10 +53,16 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const max = input.limit();
 	const filters = input.collection('filters');
 	const query: IDataObject = {};
-	if (filters.creationDateStart) query.creationDateStart = input.dateOnly(filters.creationDateStart, 'Filters > Created After');
-	if (filters.creationDateStop) query.creationDateStop = input.dateOnly(filters.creationDateStop, 'Filters > Created Before');
-	input.range(query.creationDateStart as string, query.creationDateStop as string, ['Filters > Created After', 'Created Before']);
-	for (const name of ['name', 'macAddress', 'hotspotIdentifier']) if (filters[name]) query[name] = String(filters[name]).trim();
+	if (filters.creationDateStart)
+		query.creationDateStart = input.dateOnly(filters.creationDateStart, 'Filters > Created After');
+	if (filters.creationDateStop)
+		query.creationDateStop = input.dateOnly(filters.creationDateStop, 'Filters > Created Before');
+	input.range(query.creationDateStart as string, query.creationDateStop as string, [
+		'Filters > Created After',
+		'Created Before',
+	]);
+	for (const name of ['name', 'macAddress', 'hotspotIdentifier'])
+		if (filters[name]) query[name] = String(filters[name]).trim();
 	if (filters.venueId) query.venueId = input.id('venueId', 'Filters > Location', filters.venueId);
 	if (filters.deleted !== undefined) query.deleted = Boolean(filters.deleted);
 

@@ -10,7 +10,10 @@ import { ADDRESS_FIELDS, putAddress } from './address';
 const properties: INodeProperties[] = [
 	organizationIdField,
 	hotspotLocator,
-	{ ...locationLocator(false, 'Location of the hotspot. Leave empty to keep its current location.'), default: { mode: 'list', value: '' } },
+	{
+		...locationLocator(false, 'Location of the hotspot. Leave empty to keep its current location.'),
+		default: { mode: 'list', value: '' },
+	},
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -18,14 +21,48 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: byDisplayName([
-			{ displayName: 'Country Code', name: 'country', type: 'string', default: '', placeholder: 'IT', description: 'ISO 3166-1 alpha-2 code of the country' },
+			{
+				displayName: 'Country Code',
+				name: 'country',
+				type: 'string',
+				default: '',
+				placeholder: 'IT',
+				description: 'ISO 3166-1 alpha-2 code of the country',
+			},
 			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-			{ displayName: 'Enabled', name: 'enabled', type: 'boolean', default: true, description: 'Whether the hotspot is enabled' },
-			{ displayName: 'Latitude', name: 'latitude', type: 'number', typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 }, default: 0 },
-			{ displayName: 'Longitude', name: 'longitude', type: 'number', typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 }, default: 0 },
+			{
+				displayName: 'Enabled',
+				name: 'enabled',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the hotspot is enabled',
+			},
+			{
+				displayName: 'Latitude',
+				name: 'latitude',
+				type: 'number',
+				typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
+				default: 0,
+			},
+			{
+				displayName: 'Longitude',
+				name: 'longitude',
+				type: 'number',
+				typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
+				default: 0,
+			},
 			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{ displayName: 'Use Location Address', name: 'addressAsLocation', type: 'boolean', default: true, description: 'Whether the hotspot takes the address of its location; when off, give country, address, city, state and ZIP code' },
-			...ADDRESS_FIELDS.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '' })),
+			{
+				displayName: 'Use Location Address',
+				name: 'addressAsLocation',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether the hotspot takes the address of its location; when off, give country, address, city, state and ZIP code',
+			},
+			...ADDRESS_FIELDS.map(
+				([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '' }),
+			),
 		]),
 	},
 ];
@@ -40,7 +77,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	for (const name of ['name', 'description']) if (fields[name] !== undefined) body[name] = String(fields[name]);
 	if (fields.enabled !== undefined) body.enabled = Boolean(fields.enabled);
 	if (fields.latitude !== undefined) body.latitude = input.coordinate(fields.latitude, 'Update Fields > Latitude', 90);
-	if (fields.longitude !== undefined) body.longitude = input.coordinate(fields.longitude, 'Update Fields > Longitude', 180);
+	if (fields.longitude !== undefined)
+		body.longitude = input.coordinate(fields.longitude, 'Update Fields > Longitude', 180);
 	if (fields.addressAsLocation !== undefined) body.addressAsLocation = Boolean(fields.addressAsLocation);
 	putAddress(input, fields, body, fields.addressAsLocation === false, 'Update Fields > ');
 

@@ -18,7 +18,16 @@ const REQUIRED: Array<[string, string, string]> = [
 
 const properties: INodeProperties[] = [
 	organizationIdField,
-	...REQUIRED.map(([name, displayName, description]): INodeProperties => ({ displayName, name, type: 'string', default: '', required: true, description })),
+	...REQUIRED.map(
+		([name, displayName, description]): INodeProperties => ({
+			displayName,
+			name,
+			type: 'string',
+			default: '',
+			required: true,
+			description,
+		}),
+	),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -28,16 +37,43 @@ const properties: INodeProperties[] = [
 		options: [
 			categoryField,
 			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-			{ displayName: 'Enabled', name: 'enabled', type: 'boolean', default: true, description: 'Whether the location is enabled' },
-			{ displayName: 'External ID', name: 'externalId', type: 'string', default: '', description: 'ID of the location in another system' },
-			{ displayName: 'On Net', name: 'onNet', type: 'boolean', default: false, description: 'Whether the location is on the Cloud4Wi network' },
-			{ displayName: 'Organization Plan ID', name: 'organizationPlanId', type: 'string', default: '', description: 'Internet plan at organization level' },
+			{
+				displayName: 'Enabled',
+				name: 'enabled',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the location is enabled',
+			},
+			{
+				displayName: 'External ID',
+				name: 'externalId',
+				type: 'string',
+				default: '',
+				description: 'ID of the location in another system',
+			},
+			{
+				displayName: 'On Net',
+				name: 'onNet',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the location is on the Cloud4Wi network',
+			},
+			{
+				displayName: 'Organization Plan ID',
+				name: 'organizationPlanId',
+				type: 'string',
+				default: '',
+				description: 'Internet plan at organization level',
+			},
 			tagsField,
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['location'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

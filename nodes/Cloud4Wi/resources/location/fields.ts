@@ -7,7 +7,9 @@ export const categoryField: INodeProperties = {
 	displayName: 'Category',
 	name: 'categoryName',
 	type: 'options',
-	options: [...LOCATION_CATEGORIES].sort().map((value) => ({ name: value.replace(/\b\w/g, (c) => c.toUpperCase()), value })),
+	options: [...LOCATION_CATEGORIES]
+		.sort()
+		.map((value) => ({ name: value.replace(/\b\w/g, (c) => c.toUpperCase()), value })),
 	default: 'other',
 };
 
@@ -35,9 +37,11 @@ export function tagList(value: unknown): string[] {
 
 /** Checks the optional fields shared by create and update and copies them into the body. */
 export function putOptional(input: ItemInput, fields: IDataObject, body: IDataObject, prefix: string): void {
-	for (const name of ['description', 'externalId', 'organizationPlanId', 'name']) if (fields[name] !== undefined) body[name] = String(fields[name]);
+	for (const name of ['description', 'externalId', 'organizationPlanId', 'name'])
+		if (fields[name] !== undefined) body[name] = String(fields[name]);
 	for (const name of ['onNet', 'enabled']) if (fields[name] !== undefined) body[name] = Boolean(fields[name]);
-	if (fields.categoryName !== undefined) body.categoryName = input.oneOf(fields.categoryName, `${prefix}Category`, LOCATION_CATEGORIES);
+	if (fields.categoryName !== undefined)
+		body.categoryName = input.oneOf(fields.categoryName, `${prefix}Category`, LOCATION_CATEGORIES);
 	if (fields.tags !== undefined) body.tags = tagList(fields.tags);
 	if (fields.country !== undefined) body.country = input.country(fields.country, `${prefix}Country Code`);
 	if (fields.timezone !== undefined) body.timezone = input.timezone(fields.timezone, `${prefix}Time Zone`);

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getManyFields, organizationIdField } from '../../shared/descriptions';
+import { filtersField, getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
@@ -10,14 +10,7 @@ import { tagList, tagsField } from './fields';
 export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['getAll'] } }, [
 	organizationIdField,
 	...getManyFields(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [{ ...tagsField, description: 'Only locations with any of these tags' }],
-	},
+	filtersField([{ ...tagsField, description: 'Only locations with any of these tags' }]),
 ]);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/descriptions';
+import { resourceFields } from '../../shared/descriptions';
 import * as create from './create';
 import * as del from './delete';
 import * as get from './get';
@@ -9,21 +10,19 @@ import * as update from './update';
 
 export const operations: Record<string, Operation> = { create, delete: del, get, getAll, update };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['location'] } },
-		options: [
-			{ name: 'Create', value: 'create', action: 'Create a location', description: 'Add a venue to an organization' },
-			{ name: 'Delete', value: 'delete', action: 'Delete a location', description: 'Delete a venue' },
-			{ name: 'Get', value: 'get', action: 'Get a location', description: 'Get a venue by ID' },
-			{ name: 'Get Many', value: 'getAll', action: 'Get many locations', description: 'Get the venues of an organization' },
-			{ name: 'Update', value: 'update', action: 'Update a location', description: 'Change a venue' },
-		],
-		default: 'getAll',
-	},
-	...Object.values(operations).flatMap((op) => op.description),
-];
+export const description: INodeProperties[] = resourceFields(
+	'location',
+	[
+		{ name: 'Create', value: 'create', action: 'Create a location', description: 'Add a venue to an organization' },
+		{ name: 'Delete', value: 'delete', action: 'Delete a location', description: 'Delete a venue' },
+		{ name: 'Get', value: 'get', action: 'Get a location', description: 'Get a venue by ID' },
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			action: 'Get many locations',
+			description: 'Get the venues of an organization',
+		},
+		{ name: 'Update', value: 'update', action: 'Update a location', description: 'Change a venue' },
+	],
+	operations,
+);

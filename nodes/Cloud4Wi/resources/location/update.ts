@@ -17,18 +17,35 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: byDisplayName([
 			categoryField,
-			{ displayName: 'Country Code', name: 'country', type: 'string', default: '', placeholder: 'IT', description: 'ISO 3166-1 alpha-2 code of the country' },
+			{
+				displayName: 'Country Code',
+				name: 'country',
+				type: 'string',
+				default: '',
+				placeholder: 'IT',
+				description: 'ISO 3166-1 alpha-2 code of the country',
+			},
 			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
 			{ displayName: 'External ID', name: 'externalId', type: 'string', default: '' },
 			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
 			tagsField,
-			{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Rome', description: 'Zone name in Area/City form' },
+			{
+				displayName: 'Time Zone',
+				name: 'timezone',
+				type: 'string',
+				default: '',
+				placeholder: 'Europe/Rome',
+				description: 'Zone name in Area/City form',
+			},
 			...ADDRESS.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'string', default: '' })),
 		]),
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['location'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

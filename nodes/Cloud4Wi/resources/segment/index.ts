@@ -1,19 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/descriptions';
+import { resourceFields } from '../../shared/descriptions';
 import * as getAll from './getAll';
 
 export const operations: Record<string, Operation> = { getAll };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['segment'] } },
-		options: [{ name: 'Get Many', value: 'getAll', action: 'Get many segments', description: 'Get the audience segments of an organization' }],
-		default: 'getAll',
-	},
-	...getAll.description,
-];
+export const description: INodeProperties[] = resourceFields(
+	'segment',
+	[
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			action: 'Get many segments',
+			description: 'Get the audience segments of an organization',
+		},
+	],
+	operations,
+);

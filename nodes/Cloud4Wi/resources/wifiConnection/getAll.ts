@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getManyFields, organizationIdField } from '../../shared/descriptions';
+import { filtersField, getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
@@ -9,34 +9,48 @@ import type { ItemInput } from '../../shared/validate';
 export const description = updateDisplayOptions({ show: { resource: ['wifiConnection'], operation: ['getAll'] } }, [
 	organizationIdField,
 	...getManyFields(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'From', name: 'dateStart', type: 'dateTime', default: '', description: 'Only connections at or after this time' },
-			{
-				displayName: 'Hotspot Name or ID',
-				name: 'hotspotId',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getHotspots' },
-				default: '',
-				description: 'Only connections through this hotspot. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Location Name or ID',
-				name: 'locationId',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getLocations' },
-				default: '',
-				description: 'Only connections at this location. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{ displayName: 'Time Zone', name: 'timeZone', type: 'string', default: '', placeholder: 'Europe/Rome', description: 'Time zone of the business times in the answer' },
-			{ displayName: 'To', name: 'dateEnd', type: 'dateTime', default: '', description: 'Only connections at or before this time' },
-		],
-	},
+	filtersField([
+		{
+			displayName: 'From',
+			name: 'dateStart',
+			type: 'dateTime',
+			default: '',
+			description: 'Only connections at or after this time',
+		},
+		{
+			displayName: 'Hotspot Name or ID',
+			name: 'hotspotId',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getHotspots' },
+			default: '',
+			description:
+				'Only connections through this hotspot. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Location Name or ID',
+			name: 'locationId',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getLocations' },
+			default: '',
+			description:
+				'Only connections at this location. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Time Zone',
+			name: 'timeZone',
+			type: 'string',
+			default: '',
+			placeholder: 'Europe/Rome',
+			description: 'Time zone of the business times in the answer',
+		},
+		{
+			displayName: 'To',
+			name: 'dateEnd',
+			type: 'dateTime',
+			default: '',
+			description: 'Only connections at or before this time',
+		},
+	]),
 ]);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
