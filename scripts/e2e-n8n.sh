@@ -22,7 +22,7 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 N8N_VERSION=2.40.7
-N8N_HOME="$ROOT/.tools/n8n"
+N8N_HOME="${E2E_N8N_HOME:-$ROOT/.tools/n8n}" # where n8n is installed (and cached)
 N8N_BIN="$N8N_HOME/node_modules/.bin/n8n"
 RUN="${E2E_RUN_DIR:-$ROOT/.e2e/run}" # wiped at the start; set E2E_RUN_DIR to run two at once
 POLL_WAIT_S=80 # a poll comes every minute; a little slack

@@ -30,8 +30,8 @@ export interface ApiResponse {
 	body: IDataObject;
 }
 
-/** Reads are retried this many times on 429, 5xx and network failures. */
-export const READ_RETRIES = 4;
+/** Retries after a 429 (any request) or a 5xx or network failure (reads only). */
+export const RETRIES = 4;
 const BACKOFF_BASE_MS = 500;
 const MAX_WAIT_MS = 60_000;
 /** Both mean "token refused": the vendor documents 403 for an expired token, n8n renews on 401 by default. */
@@ -68,7 +68,7 @@ const HINTS: Record<number, (req: ApiRequest) => string> = {
 	409: () => 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
 	410: () => 'Cloud4Wi has revoked or removed this endpoint.',
 	429: () =>
-		`Cloud4Wi's rate limit was reached and stayed reached after ${READ_RETRIES} retries. Try again later or slow the workflow down.`,
+		`Cloud4Wi's rate limit was reached and stayed reached after ${RETRIES} retries. Try again later or slow the workflow down.`,
 };
 
 /** The one place a failed answer becomes an n8n error: the service's message, its status, a hint. */
@@ -104,7 +104,7 @@ function readThrown(error: unknown): { status?: number; message: string; network
 
 /**
  * The one door to the Cloud4Wi API: Bearer token from the credential, one renewal when the token is refused
- * (401 or 403), bounded retries of reads on 429/5xx/network errors, and every failure as a NodeApiError.
+ * (401 or 403), bounded retries (429 always, 5xx and network errors on reads), and every failure as a NodeApiError.
  */
 export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest): Promise<ApiResponse> {
 	const credentials = await this.getCredentials('cloud4WiApi');
@@ -129,7 +129,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			)) as typeof response;
 		} catch (error) {
 			const thrown = readThrown(error);
-			if (thrown.network && isRead && attempt < READ_RETRIES) {
+			if (thrown.network && isRead && attempt < RETRIES) {
 				await sleep(retryDelayMs(attempt, undefined));
 				continue;
 			}
@@ -145,8 +145,9 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			const body = response.body && typeof response.body === 'object' ? (response.body as IDataObject) : {};
 			return { status, body };
 		}
-		const retryable = status === 429 || status >= 500;
-		if (retryable && isRead && attempt < READ_RETRIES) {
+		// A 429 was refused before any work, so even a write may go again; a 5xx write may have been applied.
+		const retryable = status === 429 || (status >= 500 && isRead);
+		if (retryable && attempt < RETRIES) {
 			await sleep(retryDelayMs(attempt, response.headers?.['retry-after']));
 			continue;
 		}
