@@ -1,4 +1,6 @@
 /** Tests run the built package (dist/) through n8n-core's engine; ts-jest compiles the test files. */
+// n8n-core logs every node error through its own logger; the tests assert them instead.
+process.env.N8N_LOG_LEVEL = process.env.N8N_LOG_LEVEL ?? 'silent';
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
