@@ -142,7 +142,7 @@ source "$ROOT/scripts/node24.sh" >"$RUN/node24.log" 2>&1 || {
 [[ "$(node --version)" == v24.* ]] || abort "Node 24 first on PATH (got $(node --version))"
 pass "Node 24 first on PATH: $(node --version)"
 
-phase "1b. n8n $N8N_VERSION in .tools/n8n"
+phase "1b. n8n $N8N_VERSION in ${N8N_HOME#"$ROOT"/}"
 n8n_ready() {
 	[[ "$(node -p "require('$N8N_HOME/node_modules/n8n/package.json').version" 2>/dev/null)" == "$N8N_VERSION" ]] &&
 		(cd "$N8N_HOME" && node -e "require('sqlite3')") >/dev/null 2>&1
