@@ -21,9 +21,7 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-N8N_VERSION=2.40.7
-N8N_HOME="${E2E_N8N_HOME:-$ROOT/.tools/n8n}" # where n8n is installed (and cached)
-N8N_BIN="$N8N_HOME/node_modules/.bin/n8n"
+N8N_HOME="${E2E_N8N_HOME:-$ROOT/.tools/n8n}" # where n8n is installed (and cached); see scripts/n8n-lib.sh
 RUN="${E2E_RUN_DIR:-$ROOT/.e2e/run}" # wiped at the start; set E2E_RUN_DIR to run two at once
 POLL_WAIT_S=80 # a poll comes every minute; a little slack
 
@@ -140,26 +138,16 @@ source "$ROOT/scripts/node24.sh" >"$RUN/node24.log" 2>&1 || {
 	abort "Node 24 (scripts/node24.sh)"
 }
 [[ "$(node --version)" == v24.* ]] || abort "Node 24 first on PATH (got $(node --version))"
+# shellcheck source=scripts/n8n-lib.sh
+source "$ROOT/scripts/n8n-lib.sh"
 pass "Node 24 first on PATH: $(node --version)"
 
 phase "1b. n8n $N8N_VERSION in ${N8N_HOME#"$ROOT"/}"
-n8n_ready() {
-	[[ "$(node -p "require('$N8N_HOME/node_modules/n8n/package.json').version" 2>/dev/null)" == "$N8N_VERSION" ]] &&
-		(cd "$N8N_HOME" && node -e "require('sqlite3')") >/dev/null 2>&1
-}
 if n8n_ready; then
 	info "cached (already installed)"
 else
 	info "installing n8n@$N8N_VERSION (a few minutes; logs in $RUN/n8n-install.log)"
-	mkdir -p "$N8N_HOME"
-	# linkedom pinned: the version n8n asks for does not install here. Install scripts off: a Kafka native
-	# build fails offline and nothing else needs one, but sqlite3 must be built against Node 24's headers.
-	cat >"$N8N_HOME/package.json" <<EOF
-{ "private": true, "name": "n8n-e2e-host", "dependencies": { "n8n": "$N8N_VERSION" }, "overrides": { "linkedom": "0.18.12" } }
-EOF
-	(cd "$N8N_HOME" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error &&
-		npm rebuild sqlite3) >"$RUN/n8n-install.log" 2>&1
-	n8n_ready || {
+	ensure_n8n "$RUN/n8n-install.log" || {
 		tail_of "$RUN/n8n-install.log" 25
 		abort "install n8n@$N8N_VERSION"
 	}
@@ -167,16 +155,12 @@ fi
 pass "n8n $("$N8N_BIN" --version 2>/dev/null | tail -n 1) with a working sqlite3 for Node 24"
 
 phase "1c. npm pack; npm install <tarball> in nodes dir"
-(cd "$ROOT" && npm pack --pack-destination "$RUN") >"$RUN/pack.log" 2>&1
-TARBALL="$(ls "$RUN"/n8n-nodes-cloud4wi-*.tgz 2>/dev/null | head -n 1)"
-[[ -n "$TARBALL" ]] || {
+install_package "$N8N_USER_FOLDER" "$RUN"
+[[ -n "${TARBALL:-}" ]] || {
 	tail_of "$RUN/pack.log" 25
 	abort "npm pack (prepack builds the package)"
 }
 pass "npm pack: $(basename "$TARBALL") ($(tar -tzf "$TARBALL" | wc -l) files)"
-mkdir -p "$NODES_DIR"
-echo '{ "name": "installed-nodes", "private": true, "dependencies": {} }' >"$NODES_DIR/package.json"
-(cd "$NODES_DIR" && npm install --no-audit --no-fund --loglevel=error "$TARBALL") >"$RUN/nodes-install.log" 2>&1
 INSTALLED="$NODES_DIR/node_modules/n8n-nodes-cloud4wi"
 if [[ -f "$INSTALLED/package.json" ]] &&
 	node -e 'const p=require(process.argv[1]+"/package.json");const fs=require("fs");const f=[...p.n8n.nodes,...p.n8n.credentials];for(const x of f)if(!fs.existsSync(process.argv[1]+"/"+x))throw new Error("missing "+x);' "$INSTALLED"; then
@@ -411,5 +395,35 @@ wait_poll || abort "a poll within $POLL_WAIT_S s after the restart"
 snapshot restart-poll
 check_stage restart-poll restart
 check_n8n_log "restarted n8n run"
+
+# ------------------------------------------------------------------------------------------------
+phase "6. the editor's view (REST, as the UI calls it)"
+REST="http://127.0.0.1:$N8N_PORT"
+JAR="$RUN/cookies"
+rest() { curl -sS --max-time 30 -b "$JAR" -c "$JAR" -H 'content-type: application/json' "$@"; }
+rest -X POST "$REST/rest/owner/setup" -d '{"email":"owner@example.com","firstName":"E2E","lastName":"Owner","password":"E2e-password-123"}' >"$RUN/owner.json" ||
+	abort "owner setup through the REST API"
+if rest "$REST/types/nodes.json" | node -e '
+	const types = JSON.parse(require("fs").readFileSync(0, "utf8")).map((t) => t.name);
+	const want = ["n8n-nodes-cloud4wi.cloud4Wi", "n8n-nodes-cloud4wi.cloud4WiTrigger", "n8n-nodes-cloud4wi.cloud4WiTool"];
+	process.exit(want.every((w) => types.includes(w)) ? 0 : 1);'; then
+	pass "the node list offers Cloud4Wi, Cloud4Wi Trigger and the Cloud4Wi tool for AI agents"
+else
+	fail "the node list lacks a Cloud4Wi node"
+fi
+cred_test() {
+	rest -X POST "$REST/rest/credentials/test" -d "{\"credentials\":{\"id\":\"c4wE2eCred000001\",\"name\":\"t\",\"type\":\"cloud4WiApi\",\"data\":{\"baseUrl\":\"$1\",\"clientKey\":\"$CLIENT_KEY\",\"clientSecret\":\"$2\",\"organizationId\":\"$ORGANIZATION_ID\"}}}"
+}
+for case in "ok|$SANDBOX_URL|$CLIENT_SECRET|\"status\":\"OK\"" \
+	"wrong secret|$SANDBOX_URL|wrong-secret-e2e|Invalid client key or secret" \
+	"unreachable|http://127.0.0.1:9|$CLIENT_SECRET|ECONNREFUSED"; do
+	IFS='|' read -r name url secret expect <<<"$case"
+	answer="$(cred_test "$url" "$secret")"
+	if [[ "$answer" == *"$expect"* && "$answer" != *wrong-secret-e2e* ]]; then
+		pass "credential Test button, $name: $answer"
+	else
+		fail "credential Test button, $name: $answer"
+	fi
+done
 
 summary_and_exit
