@@ -11,21 +11,11 @@ import type { Measured, Memory } from './support/measure';
 import { gcAvailable, measure, median, printTable, round, worstMemory, writeResults } from './support/measure';
 import type { BenchContext } from './support/remote';
 import { apiRequests, startRemoteCloud4Wi } from './support/remote';
+import { FILTERABLE_EVENT_KINDS } from '../nodes/Cloud4Wi/shared/constants';
 
 const RUNS = 3;
 const PAGE = 10_000;
-const EVENT_KINDS = [
-	'signup',
-	'visit',
-	'login',
-	'promo',
-	'survey',
-	'send_email',
-	'open_email',
-	'click_email',
-	'send_sms',
-	'click_sms',
-];
+const EVENT_KINDS = FILTERABLE_EVENT_KINDS;
 
 interface CaseResult extends Memory {
 	case: string;

@@ -16,22 +16,12 @@ import type { Memory } from './support/measure';
 import { gcAvailable, measure, median, printTable, round, time, worstMemory, writeResults } from './support/measure';
 import type { BenchContext } from './support/remote';
 import { apiRequests, startRemoteCloud4Wi } from './support/remote';
+import { FILTERABLE_EVENT_KINDS } from '../nodes/Cloud4Wi/shared/constants';
 
 const MINUTE = 60_000;
 const IDLE_POLLS = 20;
 const BURST_RUNS = 3;
-const KINDS = [
-	'signup',
-	'visit',
-	'login',
-	'promo',
-	'survey',
-	'send_email',
-	'open_email',
-	'click_email',
-	'send_sms',
-	'click_sms',
-];
+const KINDS = FILTERABLE_EVENT_KINDS;
 
 function triggerWorkflow(parameters: INodeParameters): WorkflowJson {
 	return {

@@ -2,29 +2,13 @@
  * Event (getAll, getAllForContact) and WiFi connection (getAll) operations, run through the engine against
  * the sandbox. Every test checks what the sandbox received and what the node returned.
  */
-import { WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { InjectedEvent, LiveEvent, LoggedRequest, WifiConnection } from '../sandbox';
 import type { ActionResult, TestContext } from '../harness/cloud4wi';
 import { actionWorkflow, apiCalls, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { buildWorkflow, runWorkflow } from '../harness/engine';
-
-/** The engine keeps only a copy of a node's error; this keeps the thrown error itself, to check its class. */
-const thrown: unknown[] = [];
-const engine = WorkflowExecute.prototype as unknown as {
-	reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown;
-};
-const report = engine.reportNodeExecutionError;
-jest.spyOn(engine, 'reportNodeExecutionError').mockImplementation(function (
-	this: unknown,
-	error: unknown,
-	...rest: unknown[]
-) {
-	thrown.push(error);
-	return report.call(this, error, ...rest);
-});
+import { buildWorkflow, lastThrownError, runWorkflow } from '../harness/engine';
 
 const EVENTS = 25_000;
 const CONNECTIONS = 25_000;
@@ -51,7 +35,7 @@ const accountingsPath = () => `/v2/organizations/${org}/accountings`;
 /** The node failed its item with a NodeOperationError that names the field, before any request. */
 function expectInputError(result: ActionResult, field: string): void {
 	expect(result.error).toBeDefined();
-	const error = thrown.at(-1);
+	const error = lastThrownError();
 	expect(error).toBeInstanceOf(NodeOperationError);
 	expect((error as Error).message.slice(0, field.length + 2)).toBe(`${field}: `);
 	expect(ctx.sb.requests).toEqual([]);
@@ -89,7 +73,6 @@ afterAll(async () => await ctx.sb.close());
 beforeEach(() => {
 	ctx.sb.clearRequests();
 	ctx.sb.clearFaults();
-	thrown.length = 0;
 });
 
 describe('event: Get Many (organization)', () => {
@@ -396,7 +379,7 @@ describe('event: Get Many for Contact', () => {
 			contactId: 'no-such-contact',
 			limit: 5,
 		});
-		const error = thrown.at(-1) as NodeApiError;
+		const error = lastThrownError() as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('Contact not found: no-such-contact');
 		expect(error.httpCode).toBe('404');

@@ -3,28 +3,13 @@
  * getAll) operations, run through the engine against the sandbox. Every test checks what the sandbox
  * received and what the node returned.
  */
-import { WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Hotspot, Location, LoggedRequest } from '../sandbox';
 import type { ActionResult, TestContext } from '../harness/cloud4wi';
 import { apiCalls, runAction, startCloud4Wi } from '../harness/cloud4wi';
-
-/** The engine keeps only a copy of a node's error; this keeps the thrown error itself, to check its class. */
-const thrown: unknown[] = [];
-const engine = WorkflowExecute.prototype as unknown as {
-	reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown;
-};
-const report = engine.reportNodeExecutionError;
-jest.spyOn(engine, 'reportNodeExecutionError').mockImplementation(function (
-	this: unknown,
-	error: unknown,
-	...rest: unknown[]
-) {
-	thrown.push(error);
-	return report.call(this, error, ...rest);
-});
+import { lastThrownError } from '../harness/engine';
 
 const HOTSPOTS = 2_500;
 /** Hotspot pages: the sandbox refuses a `limit` above 1,000. */
@@ -81,14 +66,14 @@ const hotspot = (index: number) => liveHotspots()[index];
 /** The node failed its item with a NodeOperationError that names the field, before any request. */
 function expectInputError(result: ActionResult, field: string): void {
 	expect(result.error).toBeDefined();
-	const error = thrown.at(-1);
+	const error = lastThrownError();
 	expect(error).toBeInstanceOf(NodeOperationError);
 	expect((error as Error).message.slice(0, field.length + 2)).toBe(`${field}: `);
 	expect(ctx.sb.requests).toEqual([]);
 }
 
 function expectApiError(status: string, message: string, description: string): NodeApiError {
-	const error = thrown.at(-1) as NodeApiError;
+	const error = lastThrownError() as NodeApiError;
 	expect(error).toBeInstanceOf(NodeApiError);
 	expect(error.message).toBe(message);
 	expect(error.httpCode).toBe(status);
@@ -107,7 +92,6 @@ afterAll(async () => await ctx.sb.close());
 beforeEach(() => {
 	ctx.sb.clearRequests();
 	ctx.sb.clearFaults();
-	thrown.length = 0;
 });
 
 describe('hotspot', () => {

@@ -286,6 +286,22 @@ function additionalDataFor(store: CredentialStore, hooks: ExecutionLifecycleHook
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/** n8n keeps only a copy of a node's error in the run data; the harness also keeps the error as thrown. */
+const engineInternals = WorkflowExecute.prototype as unknown as {
+	reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown;
+};
+const reportNodeExecutionError = engineInternals.reportNodeExecutionError;
+let lastThrown: unknown;
+engineInternals.reportNodeExecutionError = function (this: unknown, error: unknown, ...rest: unknown[]) {
+	lastThrown = error;
+	return reportNodeExecutionError.call(this, error, ...rest);
+};
+
+/** The error the last failed node threw, with its class (for `toBeInstanceOf`). */
+export function lastThrownError(): unknown {
+	return lastThrown;
+}
+
 export interface RunResult {
 	run: IRun;
 	/** Output items of each node's first run, first output. */
@@ -301,6 +317,7 @@ export async function runWorkflow(
 	options: { mode?: WorkflowExecuteMode; startNode?: string; startData?: INodeExecutionData[][] } = {},
 ): Promise<RunResult> {
 	const mode = options.mode ?? 'manual';
+	lastThrown = undefined;
 	const hooks = new ExecutionLifecycleHooks(mode, 'exec-1', { id: workflow.id, name: workflow.name } as IWorkflowBase);
 	let finished: (run: IRun) => void = () => {};
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
