@@ -15,7 +15,7 @@ import { FILTERABLE_EVENT_KINDS } from '../nodes/Cloud4Wi/shared/constants';
 
 const RUNS = 3;
 const PAGE = 10_000;
-const EVENT_KINDS = FILTERABLE_EVENT_KINDS;
+const EVENT_KINDS: string[] = [...FILTERABLE_EVENT_KINDS];
 
 interface CaseResult extends Memory {
 	case: string;

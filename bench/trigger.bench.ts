@@ -21,7 +21,7 @@ import { FILTERABLE_EVENT_KINDS } from '../nodes/Cloud4Wi/shared/constants';
 const MINUTE = 60_000;
 const IDLE_POLLS = 20;
 const BURST_RUNS = 3;
-const KINDS = FILTERABLE_EVENT_KINDS;
+const KINDS: string[] = [...FILTERABLE_EVENT_KINDS];
 
 function triggerWorkflow(parameters: INodeParameters): WorkflowJson {
 	return {
