@@ -13,8 +13,13 @@ fi
 npm run lint
 npm run typecheck
 npm run build
-npx jest "$@"
+mkdir -p .e2e
+npx jest --json --outputFile=.e2e/jest-results.json "$@"
+read -r passed failed < <(node -p 'const r=require("./.e2e/jest-results.json"); r.numPassedTests+" "+r.numFailedTests')
 # The package in a real n8n 2.40.7, installed as users install it (about 5 minutes, 4 more the first time).
 if [[ "${SKIP_E2E:-0}" != 1 ]]; then
-  bash scripts/e2e-n8n.sh
+  bash scripts/e2e-n8n.sh | tee .e2e/e2e.log
+  read -r e2e_passed e2e_failed < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' .e2e/e2e.log | tail -n 1)
+  passed=$((passed + e2e_passed)) failed=$((failed + e2e_failed))
 fi
+echo "tests: $passed passed, $failed failed"
