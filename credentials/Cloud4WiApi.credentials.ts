@@ -9,6 +9,18 @@ import type {
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
+/** Words for the network failures a wrong base URL causes. */
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	ETIMEDOUT: 'timed out',
+	ECONNABORTED: 'timed out',
+	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
+
 /** The base URL as typed, without trailing slashes, so paths can be appended. */
 export function cloud4WiBaseUrl(credentials: ICredentialDataDecryptedObject): string {
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
@@ -67,14 +79,22 @@ export class Cloud4WiApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const response = (await this.helpers.httpRequest({
-			method: 'POST',
-			url: `${cloud4WiBaseUrl(credentials)}/v1/sts/login/services`,
-			body: { clientKey: credentials.clientKey, clientSecret: credentials.clientSecret },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
+		const url = `${cloud4WiBaseUrl(credentials)}/v1/sts/login/services`;
+		let response: { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url,
+				body: { clientKey: credentials.clientKey, clientSecret: credentials.clientSecret },
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as typeof response;
+		} catch (error) {
+			// The thrown error holds the request, secret included; only a plain reason travels on.
+			const code = (error as { code?: string }).code ?? '';
+			throw new UserError(`Cloud4Wi login failed: no answer from ${url} (${NETWORK_REASONS[code] ?? 'network error'})`);
+		}
 
 		const body = (response.body ?? {}) as { token?: unknown; message?: unknown };
 		if (response.statusCode !== 200) {

@@ -416,7 +416,7 @@ cred_test() {
 }
 for case in "ok|$SANDBOX_URL|$CLIENT_SECRET|\"status\":\"OK\"" \
 	"wrong secret|$SANDBOX_URL|wrong-secret-e2e|Invalid client key or secret" \
-	"unreachable|http://127.0.0.1:9|$CLIENT_SECRET|ECONNREFUSED"; do
+	"unreachable|http://127.0.0.1:9|$CLIENT_SECRET|no answer from http://127.0.0.1:9/v1/sts/login/services (connection refused)"; do
 	IFS='|' read -r name url secret expect <<<"$case"
 	answer="$(cred_test "$url" "$secret")"
 	if [[ "$answer" == *"$expect"* && "$answer" != *wrong-secret-e2e* ]]; then

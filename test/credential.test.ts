@@ -33,8 +33,20 @@ describe('Cloud4Wi credential', () => {
 	test('the Test button names an unreachable base URL', async () => {
 		ctx = await startCloud4Wi({}, { baseUrl: 'http://127.0.0.1:9' });
 		const result = await testCredential(ctx.store, CREDENTIAL_ID);
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/ECONNREFUSED|refused/i);
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'Cloud4Wi login failed: no answer from http://127.0.0.1:9/v1/sts/login/services (connection refused)',
+		});
+	});
+
+	test('a node run against an unreachable base URL fails with the login error, the secret nowhere in it', async () => {
+		ctx = await startCloud4Wi({}, { baseUrl: 'http://127.0.0.1:9' });
+		const result = await runAction(ctx, listSegments);
+		expect(result.error?.message).toBe(
+			'Cloud4Wi login failed: no answer from http://127.0.0.1:9/v1/sts/login/services (connection refused)',
+		);
+		expect(JSON.stringify(result.run)).not.toContain(ctx.sb.credentials.clientSecret);
+		expect(ctx.sb.requests).toEqual([]);
 	});
 
 	test('ten executions log in once: the token is stored in the credential and reused', async () => {
