@@ -3,11 +3,11 @@
  * the sandbox. Every test checks what the sandbox received and what the node returned.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { InjectedEvent, LiveEvent, LoggedRequest, WifiConnection } from '../sandbox';
-import type { ActionResult, TestContext } from '../harness/cloud4wi';
-import { actionWorkflow, apiCalls, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import type { TestContext } from '../harness/cloud4wi';
+import { actionWorkflow, apiCalls, expectInputError, runAction, startCloud4Wi } from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, runWorkflow } from '../harness/engine';
 
 const EVENTS = 25_000;
@@ -31,15 +31,6 @@ const byUtc = (a: LiveEvent, b: LiveEvent) =>
 const apiRequests = (): LoggedRequest[] => ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login'));
 const eventsPath = () => `/v1/organizations/${org}/events`;
 const accountingsPath = () => `/v2/organizations/${org}/accountings`;
-
-/** The node failed its item with a NodeOperationError that names the field, before any request. */
-function expectInputError(result: ActionResult, field: string): void {
-	expect(result.error).toBeDefined();
-	const error = lastThrownError();
-	expect(error).toBeInstanceOf(NodeOperationError);
-	expect((error as Error).message.slice(0, field.length + 2)).toBe(`${field}: `);
-	expect(ctx.sb.requests).toEqual([]);
-}
 
 beforeAll(async () => {
 	ctx = await startCloud4Wi({ events: EVENTS, connections: CONNECTIONS });
@@ -499,7 +490,7 @@ describe('input checks: the item fails with a NodeOperationError naming the fiel
 			'Filters > From',
 		],
 	])('%s', async (_name, parameters, field) => {
-		expectInputError(await runAction(ctx, parameters), field);
+		expectInputError(ctx, await runAction(ctx, parameters), field);
 	});
 });
 

@@ -4,11 +4,11 @@
  * received and what the node returned.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { Hotspot, Location, LoggedRequest } from '../sandbox';
-import type { ActionResult, TestContext } from '../harness/cloud4wi';
-import { apiCalls, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import type { TestContext } from '../harness/cloud4wi';
+import { apiCalls, expectInputError, runAction, startCloud4Wi } from '../harness/cloud4wi';
 import { lastThrownError } from '../harness/engine';
 
 const HOTSPOTS = 2_500;
@@ -62,15 +62,6 @@ const liveHotspots = () =>
 		.filter((h) => !h.deleted)
 		.sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
 const hotspot = (index: number) => liveHotspots()[index];
-
-/** The node failed its item with a NodeOperationError that names the field, before any request. */
-function expectInputError(result: ActionResult, field: string): void {
-	expect(result.error).toBeDefined();
-	const error = lastThrownError();
-	expect(error).toBeInstanceOf(NodeOperationError);
-	expect((error as Error).message.slice(0, field.length + 2)).toBe(`${field}: `);
-	expect(ctx.sb.requests).toEqual([]);
-}
 
 function expectApiError(status: string, message: string, description: string): NodeApiError {
 	const error = lastThrownError() as NodeApiError;
@@ -525,7 +516,7 @@ describe('location', () => {
 
 	test('an empty Update is refused before any request', async () => {
 		const target = ctx.sb.data.locations[3];
-		expectInputError(
+		expectInputError(ctx, 
 			await runAction(ctx, { resource: 'location', operation: 'update', locationId: target.id, updateFields: {} }),
 			'Update Fields (add at least one field to change)',
 		);
@@ -726,7 +717,7 @@ describe('input checks: the item fails with a NodeOperationError naming the fiel
 			'Organization ID',
 		],
 	])('%s', async (_name, parameters, field) => {
-		expectInputError(await runAction(ctx, parameters), field);
+		expectInputError(ctx, await runAction(ctx, parameters), field);
 	});
 });
 

@@ -1,10 +1,11 @@
 /** Shortcuts for tests: a sandbox plus a stored credential, and one-node workflows of the Cloud4Wi nodes. */
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { createSandbox } from '../sandbox';
 import type { Sandbox, SandboxOptions } from '../sandbox';
 import type { RunResult, WorkflowJson } from './engine';
-import { buildWorkflow, CredentialStore, runWorkflow } from './engine';
+import { buildWorkflow, CredentialStore, lastThrownError, runWorkflow } from './engine';
 
 export const CREDENTIAL_ID = 'cred-1';
 export const ACTION_TYPE = 'n8n-nodes-cloud4wi.cloud4Wi';
@@ -86,4 +87,13 @@ export async function runAction(
 /** Requests the sandbox received, without logins, as `METHOD path`. */
 export function apiCalls(sb: Sandbox): string[] {
 	return sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => `${r.method} ${r.path}`);
+}
+
+/** The node failed its item with a NodeOperationError that names the field, before any request. */
+export function expectInputError(ctx: TestContext, result: ActionResult, field: string): void {
+	expect(result.error).toBeDefined();
+	const error = lastThrownError();
+	expect(error).toBeInstanceOf(NodeOperationError);
+	expect((error as Error).message.slice(0, field.length + 2)).toBe(`${field}: `);
+	expect(ctx.sb.requests).toEqual([]);
 }
