@@ -516,7 +516,8 @@ describe('location', () => {
 
 	test('an empty Update is refused before any request', async () => {
 		const target = ctx.sb.data.locations[3];
-		expectInputError(ctx, 
+		expectInputError(
+			ctx,
 			await runAction(ctx, { resource: 'location', operation: 'update', locationId: target.id, updateFields: {} }),
 			'Update Fields (add at least one field to change)',
 		);
