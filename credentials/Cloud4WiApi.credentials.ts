@@ -34,7 +34,7 @@ export class Cloud4WiApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:cloud4wi.svg', dark: 'file:cloud4wi.dark.svg' };
 
-	documentationUrl = 'https://github.com/cloud4wi/n8n-nodes-cloud4wi#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-cloud4wi';
 
 	properties: INodeProperties[] = [
 		{
@@ -59,6 +59,7 @@ export class Cloud4WiApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			description: 'Shown once when the API key is created in the Cloud4Wi dashboard',
 		},
 		{
 			displayName: 'Default Organization ID',

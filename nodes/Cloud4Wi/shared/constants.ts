@@ -63,6 +63,18 @@ export const LOCATION_CATEGORIES = [
 	'pub',
 ] as const;
 
+/** Sort fields in the user's words where the API's name is not plain English. */
+const SORT_NAMES: Record<string, string> = {
+	mktgCommunications: 'Marketing Opt-In',
+	termsOfUse: 'Terms of Use',
+	privacy: 'Privacy Policy',
+	modified_absolute: 'Modified (Absolute)',
+	created_absolute: 'Created (Absolute)',
+	locations: 'Locations',
+	provider: 'Provider',
+	system: 'System',
+};
+
 export const CONTACT_SORT_FIELDS = [
 	'firstName',
 	'lastName',
@@ -90,3 +102,8 @@ export const CONTACT_SORT_FIELDS = [
 	'totalVisits',
 	'visitedLocations',
 ] as const;
+
+export const CONTACT_SORT_OPTIONS = CONTACT_SORT_FIELDS.map((value) => ({
+	name: SORT_NAMES[value] ?? value.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()),
+	value,
+})).sort((a, b) => a.name.localeCompare(b.name));

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { CONTACT_SORT_FIELDS } from '../../shared/constants';
+import { CONTACT_SORT_FIELDS, CONTACT_SORT_OPTIONS } from '../../shared/constants';
 import { filtersField, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { simplifyContact } from '../../shared/simplify';
@@ -61,7 +61,15 @@ const properties: INodeProperties[] = [
 			placeholder: '+393331234567',
 			description: 'Only contacts with this phone number, in E.164 form',
 		},
-		...dates.map(([name, displayName]): INodeProperties => ({ displayName, name, type: 'dateTime', default: '' })),
+		...dates.map(
+			([name, displayName]): INodeProperties => ({
+				displayName,
+				name,
+				type: 'dateTime',
+				default: '',
+				description: `Only contacts ${displayName.toLowerCase()} this time (inclusive)`,
+			}),
+		),
 		{
 			displayName: 'Segment Names or IDs',
 			name: 'segmentCids',
@@ -93,14 +101,15 @@ const properties: INodeProperties[] = [
 			displayName: 'Sort By',
 			name: 'sortBy',
 			type: 'options',
-			options: CONTACT_SORT_FIELDS.map((value) => ({ name: value, value })),
+			options: CONTACT_SORT_OPTIONS,
 			default: 'created',
+			description: 'Field the contacts are ordered by',
 		},
 		{
 			displayName: 'Reverse Order',
 			name: 'sortReverse',
 			type: 'boolean',
-			default: true,
+			default: false,
 			description: 'Whether to reverse the order (needs Sort By)',
 		},
 	]),

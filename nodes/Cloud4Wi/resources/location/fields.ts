@@ -11,6 +11,7 @@ export const categoryField: INodeProperties = {
 		.sort()
 		.map((value) => ({ name: value.replace(/\b\w/g, (c) => c.toUpperCase()), value })),
 	default: 'other',
+	description: 'Kind of venue, as Cloud4Wi classifies it',
 };
 
 export const tagsField: INodeProperties = {
