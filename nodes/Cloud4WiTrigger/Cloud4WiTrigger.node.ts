@@ -49,7 +49,7 @@ export class Cloud4WiTrigger implements INodeType {
 		icon: { light: 'file:cloud4wi.svg', dark: 'file:cloud4wi.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].length ? $parameter["events"].join(", ") : "all events"}}',
+		subtitle: '={{$parameter["events"].length ? $parameter["events"].join(", ").replace(/_/g, " ") : "all events"}}',
 		description: 'Starts the workflow once for each new Cloud4Wi event: signups, visits, logins, campaign interactions',
 		defaults: { name: 'Cloud4Wi Trigger' },
 		polling: true,
