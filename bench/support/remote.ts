@@ -7,8 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 import type { SandboxCredentials, SandboxOptions } from '../../test/sandbox';
-import { CREDENTIAL_ID } from '../../test/harness/cloud4wi';
-import { CredentialStore } from '../../test/harness/engine';
+import { credentialFor } from '../../test/harness/cloud4wi';
+import type { CredentialStore } from '../../test/harness/engine';
 
 export interface SeenRequest {
 	method: string;
@@ -109,13 +109,5 @@ export interface BenchContext {
 /** A sandbox process and a credential pointing at it (token empty, as a freshly created credential). */
 export async function startRemoteCloud4Wi(options: SandboxOptions = {}): Promise<BenchContext> {
 	const sb = await RemoteSandbox.start(options);
-	const store = new CredentialStore();
-	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
-		baseUrl: sb.url,
-		clientKey: sb.credentials.clientKey,
-		clientSecret: sb.credentials.clientSecret,
-		organizationId: sb.credentials.organizationId,
-		sessionToken: '',
-	});
-	return { sb, store };
+	return { sb, store: credentialFor(sb) };
 }

@@ -16,9 +16,11 @@ export interface TestContext {
 	store: CredentialStore;
 }
 
-/** A sandbox and a credential pointing at it (token empty, as a freshly created credential). */
-export async function startCloud4Wi(options: SandboxOptions = {}, credential: IDataObject = {}): Promise<TestContext> {
-	const sb = await createSandbox({ port: 0, ...options });
+/** A credential store holding one Cloud4Wi credential for a sandbox (token empty, as a freshly created one). */
+export function credentialFor(
+	sb: { url: string; credentials: { clientKey: string; clientSecret: string; organizationId: string } },
+	overrides: IDataObject = {},
+): CredentialStore {
 	const store = new CredentialStore();
 	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
 		baseUrl: sb.url,
@@ -26,9 +28,15 @@ export async function startCloud4Wi(options: SandboxOptions = {}, credential: ID
 		clientSecret: sb.credentials.clientSecret,
 		organizationId: sb.credentials.organizationId,
 		sessionToken: '',
-		...credential,
+		...overrides,
 	});
-	return { sb, store };
+	return store;
+}
+
+/** A sandbox and a credential pointing at it. */
+export async function startCloud4Wi(options: SandboxOptions = {}, credential: IDataObject = {}): Promise<TestContext> {
+	const sb = await createSandbox({ port: 0, ...options });
+	return { sb, store: credentialFor(sb, credential) };
 }
 
 export function node(name: string, type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
