@@ -8,7 +8,7 @@ import type {
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { cloud4WiBaseUrl } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Outcome } from './limiter';
@@ -386,7 +386,10 @@ async function renewed(ctx: Cloud4WiContext, run: Run, req: ApiRequest, refused:
  * and is retried; 5xx, network failures and timeouts are retried for reads only; every failure is a NodeApiError.
  */
 export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest): Promise<ApiResponse> {
-	const run = await runOf(this);
+	const run = await runOf(this).catch((error: Error) => {
+		// The credential could not be read, or its base URL is refused: this item's error, with the reason.
+		throw new NodeOperationError(this.getNode(), error.message, { itemIndex: req.itemIndex });
+	});
 	const isRead = req.method === 'GET';
 	let renewals = 0;
 	let rateLimited = 0;
