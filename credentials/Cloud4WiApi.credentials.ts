@@ -21,10 +21,34 @@ const NETWORK_REASONS: Record<string, string> = {
 	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
 };
 
-/** The base URL as typed, without trailing slashes, so paths can be appended. */
+const DEFAULT_BASE_URL = 'https://explore.cloud4wi.com';
+
+/** This machine only: the one place a plain-HTTP base URL sends nothing over a network. */
+function isLoopback(hostname: string): boolean {
+	return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * The base URL without trailing slashes, so paths can be appended. Refused unless it is https:// (or plain http://
+ * to this machine): the client secret and the token travel in every request.
+ */
 export function cloud4WiBaseUrl(credentials: ICredentialDataDecryptedObject): string {
-	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
-	return (raw || 'https://explore.cloud4wi.com').replace(/\/+$/, '');
+	const raw = (typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '') || DEFAULT_BASE_URL;
+	let url: URL;
+	try {
+		url = new URL(raw);
+	} catch {
+		throw new UserError(`Cloud4Wi credential, Base URL: "${raw}" is not a URL. Use ${DEFAULT_BASE_URL}.`);
+	}
+	if (url.username || url.password || url.search || url.hash) {
+		throw new UserError(`Cloud4Wi credential, Base URL: use only scheme, host and path, like ${DEFAULT_BASE_URL}.`);
+	}
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+		throw new UserError(
+			`Cloud4Wi credential, Base URL: "${raw}" must start with https:// (plain http:// is allowed only to this machine), since the client secret and the token travel with every request.`,
+		);
+	}
+	return raw.replace(/\/+$/, '');
 }
 
 export class Cloud4WiApi implements ICredentialType {
@@ -41,8 +65,9 @@ export class Cloud4WiApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://explore.cloud4wi.com',
-			description: 'Address of the Cloud4Wi API. Change it only for a test or regional environment.',
+			default: DEFAULT_BASE_URL,
+			description:
+				'Address of the Cloud4Wi API. Change it only for a test or regional environment. Must be https:// (plain http:// only to this machine).',
 		},
 		{
 			displayName: 'Client Key',

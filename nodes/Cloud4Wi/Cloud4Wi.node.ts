@@ -9,7 +9,7 @@ import * as segment from './resources/segment';
 import * as token from './resources/token';
 import * as wifiConnection from './resources/wifiConnection';
 import { listSearch, loadOptions } from './shared/methods';
-import { route } from './shared/router';
+import { requestOptionsField, route } from './shared/router';
 
 const resources = { contact, event, hotspot, location, segment, token, wifiConnection };
 
@@ -50,6 +50,7 @@ export class Cloud4Wi implements INodeType {
 				default: 'contact',
 			},
 			...Object.values(resources).flatMap((r) => r.description),
+			requestOptionsField,
 		],
 	};
 

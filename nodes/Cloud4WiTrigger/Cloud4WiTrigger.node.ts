@@ -1,11 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { EVENT_KIND_OPTIONS } from '../Cloud4Wi/shared/constants';
@@ -14,7 +7,9 @@ import { eventId, kindFilter } from '../Cloud4Wi/shared/events';
 import { loadOptions } from '../Cloud4Wi/shared/methods';
 import { MAX_PAGE_SIZE, pagesOf } from '../Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
-import { apiPath, cloud4WiApiRequest } from '../Cloud4Wi/shared/transport';
+import type { PathId } from '../Cloud4Wi/shared/path';
+import { pathIdProblem } from '../Cloud4Wi/shared/path';
+import { apiPath, cloud4WiApiRequest, credentialsOf, isTimeout, startRun } from '../Cloud4Wi/shared/transport';
 import { toIsoInstant } from '../Cloud4Wi/shared/validate';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
@@ -27,6 +22,8 @@ const SAMPLE_SIZE = 1000;
 const MAX_SEEN = 50_000;
 /** Share of n8n's poll budget spent reading before returning what was read. */
 const BUDGET_SHARE = 0.8;
+/** Share of n8n's poll budget after which no request starts or goes on (the rest is n8n's). */
+const REQUEST_SHARE = 0.9;
 
 /** What the trigger remembers between polls, in the workflow's static data (so it survives restarts and works in queue mode). */
 interface PollState {
@@ -132,20 +129,27 @@ export class Cloud4WiTrigger implements INodeType {
 		const locations = new Set(
 			(Array.isArray(chosen) ? chosen : String(chosen ?? '').split(',')).map((l) => String(l).trim()).filter(Boolean),
 		);
+		for (const location of locations) {
+			const problem = pathIdProblem(location);
+			if (problem) throw new NodeOperationError(this.getNode(), `Options > Location Names or IDs: ${problem}`);
+		}
 		const filter = kindFilter(kinds);
 		const wanted = (e: IDataObject) =>
 			filter.keep(e) &&
 			(locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
 
+		// n8n 1.x has no poll budget: there each request's own timeout bounds the poll.
+		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : Number.POSITIVE_INFINITY;
+		await startRun(this, { deadline: startedAt + budget * REQUEST_SHARE });
 		const typedOrg = String(this.getNodeParameter('organizationId', '') ?? '').trim();
-		const credentials = await this.getCredentials('cloud4WiApi');
-		const organizationId = typedOrg || String(credentials.organizationId ?? '').trim();
-		if (!organizationId || /[/?#]/.test(organizationId)) {
-			throw new NodeOperationError(this.getNode(), 'Organization ID: empty or not a valid ID', {
+		const organizationId = typedOrg || String((await credentialsOf(this)).organizationId ?? '').trim();
+		const problem = pathIdProblem(organizationId);
+		if (problem) {
+			throw new NodeOperationError(this.getNode(), `Organization ID: ${problem}`, {
 				description: 'Enter the organization ID here or set a default organization ID in the credential.',
 			});
 		}
-		const path = apiPath`/v1/organizations/${organizationId}/events`;
+		const path = apiPath`/v1/organizations/${organizationId as PathId}/events`;
 		const scopes = 'organization_read, events_read';
 
 		if (this.getMode() === 'manual') {
@@ -189,12 +193,12 @@ export class Cloud4WiTrigger implements INodeType {
 			state = { since: Date.parse(since), seen: {} };
 		}
 
-		const budget =
-			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() * BUDGET_SHARE : Number.POSITIVE_INFINITY;
+		const readUntil = startedAt + budget * BUDGET_SHARE;
 		const fresh = new Map<string, { event: IDataObject; at: number }>();
 		let lastRead = state.since;
 		let serverNow = Number.NaN;
 		let complete = true;
+		let pagesRead = 0;
 		const pages = pagesOf.call(
 			this,
 			{
@@ -213,20 +217,28 @@ export class Cloud4WiTrigger implements INodeType {
 			{ style: 'scroll', idParam: 'scrollId', idField: 'scrollId', open: { enableScroll: true } },
 			PAGE_SIZE,
 		);
-		for await (const { records, body } of pages) {
-			if (Number.isNaN(serverNow)) serverNow = Date.parse(String(body.generated ?? ''));
-			for (const event of records) {
-				const id = eventId(event);
-				const at = createdAtOf(event);
-				if (!id || Number.isNaN(at) || at < state.since) continue;
-				lastRead = Math.max(lastRead, at);
-				if (state.seen[id] === undefined && wanted(event)) fresh.set(id, { event, at });
+		try {
+			for await (const { records, body } of pages) {
+				pagesRead++;
+				if (Number.isNaN(serverNow)) serverNow = Date.parse(String(body.generated ?? ''));
+				for (const event of records) {
+					const id = eventId(event);
+					const at = createdAtOf(event);
+					if (!id || Number.isNaN(at) || at < state.since) continue;
+					lastRead = Math.max(lastRead, at);
+					if (state.seen[id] === undefined && wanted(event)) fresh.set(id, { event, at });
+				}
+				if (Date.now() > readUntil) {
+					// Out of time: hand over what was read; the next poll resumes from the last event read.
+					complete = false;
+					break;
+				}
 			}
-			if (Date.now() - startedAt > budget) {
-				// Out of time: hand over what was read; the next poll resumes from the last event read.
-				complete = false;
-				break;
-			}
+		} catch (error) {
+			// A page that hangs past the poll's time: hand over what was read; the next poll resumes from there.
+			const failure = error as NodeApiError; // from the transport: already an n8n error
+			if (!isTimeout(failure) || pagesRead === 0) throw failure;
+			complete = false;
 		}
 
 		const emitted = [...fresh.entries()].sort(([a, x], [b, y]) => x.at - y.at || a.localeCompare(b));
@@ -268,21 +280,26 @@ async function shapeEvents(
 ): Promise<INodeExecutionData[]> {
 	const contacts = new Map<string, IDataObject | null>();
 	if (options.includeContact) {
-		for (const id of new Set(events.map((e) => String(e.customerId ?? '')).filter(Boolean))) {
-			try {
-				const { body } = await cloud4WiApiRequest.call(this, {
-					method: 'GET',
-					path: apiPath`/v2/customers/${id}`,
-					notFound: `contact "${id}" of organization "${organizationId}"`,
-					scopes: 'organization_read, customer_read',
-				});
-				contacts.set(id, simplifyContact((body.customer as IDataObject | undefined) ?? body));
-			} catch (error) {
-				// A contact deleted since its event still lets the event through, without a profile.
-				if ((error as NodeApiError).httpCode !== '404') throw new NodeApiError(this.getNode(), error as JsonObject);
-				contacts.set(id, null);
-			}
-		}
+		// One lookup per distinct contact, all at once: the account's limiter decides how many are in flight.
+		const ids = [...new Set(events.map((e) => String(e.customerId ?? '')))].filter((id) => !pathIdProblem(id));
+		await Promise.all(
+			ids.map(async (id) => {
+				try {
+					const { body } = await cloud4WiApiRequest.call(this, {
+						method: 'GET',
+						path: apiPath`/v2/customers/${id as PathId}`,
+						notFound: `contact "${id}" of organization "${organizationId}"`,
+						scopes: 'organization_read, customer_read',
+					});
+					contacts.set(id, simplifyContact((body.customer as IDataObject | undefined) ?? body));
+				} catch (error) {
+					// A contact deleted since its event still lets the event through, without a profile.
+					const failure = error as NodeApiError; // from the transport: already an n8n error
+					if (failure.httpCode !== '404') throw failure;
+					contacts.set(id, null);
+				}
+			}),
+		);
 	}
 	return events.map((event) => {
 		const json = options.simplify ? simplifyEvent(event) : { ...event };

@@ -639,7 +639,7 @@ describe('contact operations', () => {
 	describe('input checks: the item fails with the field named, and nothing is sent', () => {
 		const contactId = (value: string) => op('get', { contactId: value });
 		test.each<[string, INodeParameters, RegExp]>([
-			['contact ID with "/"', contactId('abc/def'), /^Contact ID: "abc\/def" contains "\/", "\?" or "#"/],
+			['contact ID with "/"', contactId('abc/def'), /^Contact ID: "abc\/def" contains "\/", "\\", "\?" or "#"/],
 			['contact ID with "?"', contactId('abc?x=1'), /^Contact ID: "abc\?x=1" contains/],
 			['contact ID with "#"', contactId('abc#frag'), /^Contact ID: "abc#frag" contains/],
 			// A literal empty required field never runs (n8n reports the node's issues); an expression can still give ''.
@@ -783,17 +783,17 @@ describe('contact operations', () => {
 			expect(gets.map((r) => r.status)).toEqual([429, 429, 200]);
 		});
 
-		test('a 429 that lasts is given up after four retries', async () => {
+		test('a 429 that lasts is given up after eight retries', async () => {
 			ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/organizations/', status: 429, retryAfter: 0, times: 10 });
 			const result = await runAction(ctx, getMany({ limit: 5 }));
 			expect(failure(result)).toEqual({
 				name: 'NodeApiError',
 				message: 'Too many requests: rate limit exceeded',
 				description:
-					"Cloud4Wi's rate limit was reached and stayed reached after 4 retries. Try again later or slow the workflow down.",
+					"Cloud4Wi's rate limit was reached and stayed reached after 8 retries. Try again later, or lower Max Concurrent Requests.",
 				httpCode: '429',
 			});
-			expect(apiCalls(ctx.sb)).toHaveLength(5);
+			expect(apiCalls(ctx.sb)).toHaveLength(9);
 		});
 
 		test('a 5xx on a read is retried', async () => {
@@ -849,7 +849,7 @@ describe('contact operations', () => {
 			expect(result.error).toBeUndefined();
 			expect(result.json).toEqual([
 				a,
-				{ error: `Contact ID: "${a.cid}/devices" contains "/", "?" or "#", which no Cloud4Wi ID has` },
+				{ error: `Contact ID: "${a.cid}/devices" contains "/", "\\", "?" or "#", which no Cloud4Wi ID has` },
 				b,
 			]);
 			expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -882,6 +882,20 @@ describe('contact operations', () => {
 				{ id: '' },
 				{ id: b.cid },
 			]);
+			expect(failure(result).message).toBe('Contact ID: is empty');
+			expect(result.error?.context?.itemIndex).toBe(1);
+			// Items run side by side: the one after the failing item may already have been sent.
+			expect(apiCalls(ctx.sb)).toContain(`GET /v2/customers/${a.cid}`);
+			expect(apiCalls(ctx.sb).every((c) => [a.cid, b.cid].some((cid) => c === `GET /v2/customers/${cid}`))).toBe(true);
+		});
+
+		test('with Max Concurrent Requests 1, items run one after another and nothing after the failing item is sent', async () => {
+			const [a, b] = [contacts[23], contacts[24]];
+			const result = await runAction(
+				ctx,
+				op('get', { contactId: '={{ $json.id }}', requestOptions: { maxConcurrentRequests: 1 } }),
+				[{ id: a.cid }, { id: '' }, { id: b.cid }],
+			);
 			expect(failure(result).message).toBe('Contact ID: is empty');
 			expect(result.error?.context?.itemIndex).toBe(1);
 			expect(apiCalls(ctx.sb)).toEqual([`GET /v2/customers/${a.cid}`]);

@@ -563,7 +563,7 @@ describe('service errors, retries, token renewal and items', () => {
 				description: `Cloud4Wi has no contact "ghost" in organization "${org}". Check the ID.`,
 				httpCode: '404',
 			},
-			{ error: 'Contact ID: "bad/id" contains "/", "?" or "#", which no Cloud4Wi ID has' },
+			{ error: 'Contact ID: "bad/id" contains "/", "\\", "?" or "#", which no Cloud4Wi ID has' },
 			...mine(bob),
 		]);
 		// The item with a bad id never reached the service.

@@ -890,7 +890,7 @@ describe('service errors, retries and items', () => {
 				description: 'Cloud4Wi has no hotspot "missing-hotspot". Check the ID.',
 				httpCode: '404',
 			},
-			{ error: 'Hotspot: "bad/id" contains "/", "?" or "#", which no Cloud4Wi ID has' },
+			{ error: 'Hotspot: "bad/id" contains "/", "\\", "?" or "#", which no Cloud4Wi ID has' },
 			publicHotspot(b),
 		]);
 		expect(apiCalls(ctx.sb)).toEqual([

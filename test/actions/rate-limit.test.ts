@@ -28,13 +28,13 @@ describe('429 Too Many Requests', () => {
 		expect(ctx.sb.data.locations.find((l) => l.id === location.id)?.name).toBe('Flagship Store');
 	});
 
-	test('a 429 that does not clear fails after four retries with the service message and a hint', async () => {
+	test('a 429 that does not clear fails after eight retries with the service message and a hint', async () => {
 		ctx.sb.addFault({ path: '^/v2/segments/', status: 429, retryAfter: 0, times: 10 });
 		const { error } = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
 		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/segments/')).map((r) => r.status)).toEqual([
-			429, 429, 429, 429, 429,
+			429, 429, 429, 429, 429, 429, 429, 429, 429,
 		]);
 		expect(error?.message).toBe('Too many requests: rate limit exceeded');
-		expect(error?.description).toMatch(/rate limit was reached and stayed reached after 4 retries/);
+		expect(error?.description).toMatch(/rate limit was reached and stayed reached after 8 retries/);
 	});
 });

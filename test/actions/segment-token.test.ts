@@ -122,7 +122,7 @@ describe('segment Get Many', () => {
 		[
 			'an organization ID with "/"',
 			segments({ organizationId: 'org/../x', returnAll: true }),
-			'Organization ID: "org/../x" contains "/", "?" or "#", which no Cloud4Wi ID has',
+			'Organization ID: "org/../x" contains "/", "\\", "?" or "#", which no Cloud4Wi ID has',
 		],
 		['limit 0', segments({ limit: 0 }), 'Limit: must be a whole number from 1 to 10000, got "0"'],
 		['limit 10001', segments({ limit: 10_001 }), 'Limit: must be a whole number from 1 to 10000, got "10001"'],

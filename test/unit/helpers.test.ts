@@ -2,7 +2,8 @@
 import { kindFilter } from '../../nodes/Cloud4Wi/shared/events';
 import { recordsOf } from '../../nodes/Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../../nodes/Cloud4Wi/shared/simplify';
-import { apiPath } from '../../nodes/Cloud4Wi/shared/transport';
+import type { PathId } from '../../nodes/Cloud4Wi/shared/path';
+import { apiPath, pathIdProblem } from '../../nodes/Cloud4Wi/shared/path';
 import { isCountryCode, isDateOnly, isE164, isTimezone, toIsoInstant } from '../../nodes/Cloud4Wi/shared/validate';
 
 describe('input checks', () => {
@@ -70,10 +71,59 @@ describe('toIsoInstant', () => {
 });
 
 describe('apiPath', () => {
-	test('encodes every id so none can change the route', () => {
-		expect(apiPath`/v2/customers/${'a b/../x?y#z'}/otp`).toBe('/v2/customers/a%20b%2F..%2Fx%3Fy%23z/otp');
-		expect(apiPath`/v1/organizations/${'o1'}/locations/${'l1'}`).toBe('/v1/organizations/o1/locations/l1');
+	const id = (value: string) => value as PathId;
+	test('encodes every id', () => {
+		expect(apiPath`/v2/customers/${id('a b+é')}/otp`).toBe('/v2/customers/a%20b%2B%C3%A9/otp');
+		expect(apiPath`/v1/organizations/${id('o1')}/locations/${id('l1')}`).toBe('/v1/organizations/o1/locations/l1');
 	});
+	test.each([
+		'',
+		' ',
+		'..',
+		'.',
+		'a/b',
+		'a\\b',
+		'a?b',
+		'a#b',
+		'a\nb',
+		'%2e%2e',
+		'%2E.',
+		'a%2Fb',
+		'a%252Fb',
+		'a%5cb',
+		'%00',
+		' x',
+	])('refuses %p even if a caller skipped the check', (value) => {
+		expect(() => apiPath`/v1/customers/${id(value)}`).toThrow('Refused to build a Cloud4Wi path');
+	});
+});
+
+describe('pathIdProblem', () => {
+	test.each([
+		['', 'is empty'],
+		['..', 'dot segment'],
+		['.', 'dot segment'],
+		['%2e%2E', 'dot segment'],
+		['.%2e', 'dot segment'],
+		['a/b', '"/", "\\", "?" or "#"'],
+		['a\\b', '"/", "\\", "?" or "#"'],
+		['a?b', '"/", "\\", "?" or "#"'],
+		['a#b', '"/", "\\", "?" or "#"'],
+		['a%2fb', 'once %-decoded'],
+		['a%25252fb', 'once %-decoded'],
+		['line\nbreak', 'control character'],
+		['tab\there', 'control character'],
+		['nul%00', 'control character'],
+		['del\u007f', 'control character'],
+	])('%p: %s', (value, problem) => {
+		expect(pathIdProblem(value)).toContain(problem);
+	});
+	test.each(['c-12', '5f3c9a0e1b2d4c6e8f0a1b2c', 'A_B-C.D', 'a b', '100%', '%zz', '...', 'café'])(
+		'%p is fine',
+		(value) => {
+			expect(pathIdProblem(value)).toBeUndefined();
+		},
+	);
 });
 
 describe('recordsOf', () => {

@@ -1,19 +1,25 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { fetchRecords } from './paginate';
-import { apiPath } from './transport';
+import type { PathId } from './path';
+import { pathIdProblem } from './path';
+import { apiPath, credentialsOf } from './transport';
 
 /** The organization typed in the node, else the credential's default (dropdowns load before any item exists). */
-async function organizationOf(ctx: ILoadOptionsFunctions): Promise<string> {
+async function organizationOf(ctx: ILoadOptionsFunctions): Promise<PathId | undefined> {
 	let typed: unknown;
 	try {
 		typed = ctx.getCurrentNodeParameter('organizationId');
 	} catch {
 		typed = undefined; // the node has no such field (the trigger's location list, say)
 	}
-	if (typeof typed === 'string' && typed.trim() && !typed.startsWith('=')) return typed.trim();
-	const credentials = await ctx.getCredentials('cloud4WiApi');
-	return String(credentials.organizationId ?? '').trim();
+	const fromNode = typeof typed === 'string' && typed.trim() && !typed.startsWith('=') ? typed.trim() : '';
+	const org = fromNode || String((await credentialsOf(ctx)).organizationId ?? '').trim();
+	if (!org) return undefined;
+	const problem = pathIdProblem(org);
+	if (problem) throw new NodeOperationError(ctx.getNode(), `Organization ID: ${problem}`);
+	return org as PathId;
 }
 
 async function listOf(ctx: ILoadOptionsFunctions, kind: 'locations' | 'segments' | 'hotspots'): Promise<IDataObject[]> {

@@ -1,39 +1,127 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
-import { ItemInput } from './validate';
+import type { RunSettings } from './transport';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, startRun } from './transport';
+import { inputError, ItemInput } from './validate';
 
-/** Runs the chosen operation once per input item; one item's failure is its own (continueOnFail) or stops the run. */
+/** Most requests in flight one node may ask for. */
+const MAX_IN_FLIGHT = 256;
+
+/** Options of the whole node run, for every operation. */
+export const requestOptionsField: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Concurrent Requests',
+			name: 'maxConcurrentRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_IN_FLIGHT, numberPrecision: 0 },
+			default: DEFAULT_MAX_IN_FLIGHT,
+			description:
+				'Most requests to Cloud4Wi in flight at once. The node starts lower, goes up while Cloud4Wi keeps up and backs off when it answers 429. 1 sends one at a time.',
+		},
+		{
+			displayName: 'Timeout',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1000, numberPrecision: 0 },
+			default: DEFAULT_TIMEOUT_MS,
+			description:
+				'Time in ms to wait for each answer from Cloud4Wi. A read that gets no answer is tried again (5 times in all); a write is not, since it may have been applied.',
+		},
+	],
+};
+
+/** The node's Request Options, checked before any request. */
+function settingsOf(ctx: IExecuteFunctions): Partial<RunSettings> {
+	const options = (ctx.getNodeParameter('requestOptions', 0, {}) ?? {}) as IDataObject;
+	const settings: Partial<RunSettings> = {};
+	const max = options.maxConcurrentRequests;
+	if (max !== undefined) {
+		if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_IN_FLIGHT) {
+			throw inputError(
+				ctx.getNode(),
+				'Request Options > Max Concurrent Requests',
+				`must be a whole number from 1 to ${MAX_IN_FLIGHT}, got "${String(max)}"`,
+				0,
+			);
+		}
+		settings.maxInFlight = max as number;
+	}
+	const timeout = options.timeout;
+	if (timeout !== undefined) {
+		if (!Number.isInteger(timeout) || (timeout as number) < 1000) {
+			throw inputError(
+				ctx.getNode(),
+				'Request Options > Timeout',
+				`must be a whole number of milliseconds, at least 1000, got "${String(timeout)}"`,
+				0,
+			);
+		}
+		settings.timeoutMs = timeout as number;
+	}
+	return settings;
+}
+
+/**
+ * Runs the chosen operation for every input item, several at once (the account's limiter decides how many requests
+ * are in flight). Output keeps the input order and pairing; one item's failure is its own (continueOnFail) or, after
+ * the items already started have finished, stops the run with the error of the first failed item.
+ */
 export async function route(
 	this: IExecuteFunctions,
 	operations: Record<string, Record<string, Operation>>,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const run = operations[resource]?.[operation];
-			if (!run) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-					itemIndex,
-				});
-			}
-			const records = await run.execute.call(this, new ItemInput(this, itemIndex));
-			for (const json of records) output.push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			const failure =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			if (!this.continueOnFail()) throw failure;
-			const json: IDataObject = { error: failure.message };
-			if (failure.description) json.description = failure.description;
-			if (failure instanceof NodeApiError && failure.httpCode) json.httpCode = failure.httpCode;
-			output.push({ json, pairedItem: { item: itemIndex } });
+	const settings = settingsOf(this);
+	startRun(this, settings);
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	const stop: { first?: { itemIndex: number; error: NodeApiError | NodeOperationError } } = {};
+	let next = 0;
+
+	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
+		const resource = this.getNodeParameter('resource', itemIndex) as string;
+		const operation = this.getNodeParameter('operation', itemIndex) as string;
+		const run = operations[resource]?.[operation];
+		if (!run) {
+			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+				itemIndex,
+			});
 		}
-	}
-	return [output];
+		const records = await run.execute.call(this, new ItemInput(this, itemIndex));
+		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+	};
+
+	const worker = async () => {
+		while (next < items.length && !stop.first) {
+			const itemIndex = next++;
+			try {
+				outputs[itemIndex] = await runItem(itemIndex);
+			} catch (error) {
+				const failure =
+					error instanceof NodeApiError || error instanceof NodeOperationError
+						? error
+						: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+				if (!this.continueOnFail()) {
+					const first = stop.first as { itemIndex: number } | undefined; // set by another worker meanwhile
+					if (!first || itemIndex < first.itemIndex) stop.first = { itemIndex, error: failure };
+					continue;
+				}
+				const json: IDataObject = { error: failure.message };
+				if (failure.description) json.description = failure.description;
+				if (failure instanceof NodeApiError && failure.httpCode) json.httpCode = failure.httpCode;
+				outputs[itemIndex] = [{ json, pairedItem: { item: itemIndex } }];
+			}
+		}
+	};
+	const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
+	await Promise.all(Array.from({ length: width }, worker));
+	if (stop.first) throw stop.first.error;
+	return [outputs.flat()];
 }

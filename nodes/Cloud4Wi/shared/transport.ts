@@ -1,20 +1,26 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
+	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { cloud4WiBaseUrl } from '../../../credentials/Cloud4WiApi.credentials';
+import type { Outcome } from './limiter';
+import { Limiter } from './limiter';
+
+export { apiPath } from './path';
 
 export type Cloud4WiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path with every id already encoded (see `apiPath`). */
+	/** Path with every id checked and encoded (see `apiPath`). */
 	path: string;
 	query?: IDataObject;
 	body?: IDataObject | IDataObject[];
@@ -30,16 +36,87 @@ export interface ApiResponse {
 	body: IDataObject;
 }
 
-/** Retries after a 429 (any request) or a 5xx or network failure (reads only). */
+/** Retries after a 5xx, a network failure or a timeout (reads only). */
 export const RETRIES = 4;
+/** Retries after a 429 (any request: it was refused before any work). Each waits for the Retry-After. */
+export const RATE_LIMIT_RETRIES = 8;
+/** Default of the Timeout option: a page of 10,000 records arrives well within it, and 5 tries of a hung read end within 3 minutes. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default of the Max Concurrent Requests option. */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
 const BACKOFF_BASE_MS = 500;
 const MAX_WAIT_MS = 60_000;
-/** Both mean "token refused": the vendor documents 403 for an expired token, n8n renews on 401 by default. */
-const TOKEN_REFUSED = [401, 403];
+/** Both mean "token refused": the vendor documents 403 for an expired token, 401 is the usual word for it. */
+const TOKEN_REFUSED = new Set([401, 403]);
 
-/** Builds a path, URL-encoding every interpolated id so no id can change the route. */
-export function apiPath(strings: TemplateStringsArray, ...ids: string[]): string {
-	return strings.reduce((path, part, i) => path + part + (i < ids.length ? encodeURIComponent(ids[i]) : ''), '');
+/** Settings of one node run. */
+export interface RunSettings {
+	maxInFlight: number;
+	timeoutMs: number;
+	/** Epoch ms after which no request starts or goes on (a poll's budget). */
+	deadline?: number;
+}
+
+/** One Cloud4Wi account in this process: its limiter, and the login under way if any. */
+interface Account {
+	limiter: Limiter;
+	renewing?: Promise<string>;
+}
+
+/** One node run (an execution of the node, a poll, a dropdown load): the credential is read once for all its requests. */
+interface Run {
+	settings: RunSettings;
+	credentials: ICredentialDataDecryptedObject;
+	baseUrl: string;
+	account: Account;
+	token: string;
+	/** The token came from a login in this run and has not worked yet: a refusal of it is about permissions. */
+	fresh: boolean;
+	/** A token this run revoked: never taken back from the stored credential. */
+	revoked?: string;
+	loginFailure?: string;
+}
+
+const accounts = new Map<string, Account>();
+const runs = new WeakMap<object, Promise<Run>>();
+
+const DEFAULTS: RunSettings = { maxInFlight: DEFAULT_MAX_IN_FLIGHT, timeoutMs: DEFAULT_TIMEOUT_MS };
+
+async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run> {
+	const credentials = await ctx.getCredentials('cloud4WiApi');
+	const baseUrl = cloud4WiBaseUrl(credentials);
+	const credentialId = ctx.getNode().credentials?.cloud4WiApi?.id ?? '';
+	const key = `${credentialId}\n${baseUrl}\n${String(credentials.clientKey ?? '')}`;
+	let account = accounts.get(key);
+	if (!account) accounts.set(key, (account = { limiter: new Limiter() }));
+	const token = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
+	return { settings, credentials, baseUrl, account, token, fresh: false };
+}
+
+/** Starts a node run with its settings (runs not started so use the defaults); the credential is read on first use. */
+export function startRun(ctx: Cloud4WiContext, settings: Partial<RunSettings>): Promise<Run> {
+	const run = openRun(ctx, { ...DEFAULTS, ...settings });
+	run.catch(() => {}); // a failed read is reported by the request that awaits it
+	runs.set(ctx, run);
+	return run;
+}
+
+function runOf(ctx: Cloud4WiContext): Promise<Run> {
+	let run = runs.get(ctx);
+	if (!run) runs.set(ctx, (run = openRun(ctx, DEFAULTS)));
+	return run;
+}
+
+/** The credential as read at the start of this run (no read or decryption per item). */
+export async function credentialsOf(ctx: Cloud4WiContext): Promise<ICredentialDataDecryptedObject> {
+	return (await runOf(ctx)).credentials;
+}
+
+/** After a logout: the token is dead, the next request logs in. */
+export async function forgetToken(ctx: Cloud4WiContext): Promise<void> {
+	const run = await runOf(ctx);
+	run.revoked = run.token;
+	run.token = '';
 }
 
 function dropEmpty(query: IDataObject | undefined): IDataObject | undefined {
@@ -48,10 +125,10 @@ function dropEmpty(query: IDataObject | undefined): IDataObject | undefined {
 	return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
-function retryDelayMs(attempt: number, retryAfter: string | undefined): number {
-	if (retryAfter !== undefined && retryAfter !== '') {
-		const seconds = Number(retryAfter);
-		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+function retryAfterMs(value: string | undefined, attempt: number): number {
+	if (value !== undefined && value !== '') {
+		const seconds = Number(value);
+		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
 		if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), MAX_WAIT_MS);
 	}
 	return Math.min(BACKOFF_BASE_MS * 2 ** attempt, MAX_WAIT_MS);
@@ -68,8 +145,26 @@ const HINTS: Record<number, (req: ApiRequest) => string> = {
 	409: () => 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
 	410: () => 'Cloud4Wi has revoked or removed this endpoint.',
 	429: () =>
-		`Cloud4Wi's rate limit was reached and stayed reached after ${RETRIES} retries. Try again later or slow the workflow down.`,
+		`Cloud4Wi's rate limit was reached and stayed reached after ${RATE_LIMIT_RETRIES} retries. Try again later, or lower Max Concurrent Requests.`,
 };
+
+function apiError(
+	ctx: Cloud4WiContext,
+	message: string,
+	req: ApiRequest,
+	extra: { description?: string; httpCode?: string },
+) {
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message, ...(extra.httpCode ? { httpCode: extra.httpCode } : {}) } as JsonObject,
+		{
+			message,
+			description: extra.description,
+			httpCode: extra.httpCode,
+			itemIndex: req.itemIndex,
+		},
+	);
+}
 
 /** The one place a failed answer becomes an n8n error: the service's message, its status, a hint. */
 export function serviceError(ctx: Cloud4WiContext, status: number, body: unknown, req: ApiRequest): NodeApiError {
@@ -78,79 +173,289 @@ export function serviceError(ctx: Cloud4WiContext, status: number, body: unknown
 			? ((body as IDataObject).message as string)
 			: `Cloud4Wi answered HTTP ${status}`;
 	const hint = HINTS[status]?.(req) ?? (status >= 500 ? 'Cloud4Wi had an internal error. Try again later.' : undefined);
-	return new NodeApiError(ctx.getNode(), { message: said, httpCode: String(status) } as JsonObject, {
-		message: said,
-		description: hint,
-		httpCode: String(status),
-		itemIndex: req.itemIndex,
-	});
+	return apiError(ctx, said, req, { description: hint, httpCode: String(status) });
 }
 
-/** Status and message of an error thrown by n8n's request helper, read without keeping the error (it holds headers). */
-function readThrown(error: unknown): { status?: number; message: string; network: boolean } {
-	const e = (error ?? {}) as {
-		httpCode?: string | null;
-		message?: string;
-		description?: string;
-		context?: { data?: { message?: unknown } };
-		cause?: { code?: string; response?: { status?: number } };
+/** Errors that mean "no answer in time", so a poll can hand over what it read before. */
+const timeouts = new WeakSet<Error>();
+export function isTimeout(error: unknown): boolean {
+	return error instanceof Error && timeouts.has(error);
+}
+
+/** What came back, or why nothing usable did. */
+type Answer =
+	| { status: number; headers: Record<string, unknown>; text: string }
+	| { status: 0; failure: 'timeout' | 'network'; reason: string };
+
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset before the answer was complete',
+	EPIPE: 'connection broken',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	ETIMEDOUT: 'connection timed out',
+	ERR_BAD_RESPONSE: 'the answer was cut short',
+};
+
+/** Reads a thrown request error without keeping it (it holds the request, headers included). */
+function noAnswer(error: unknown, timedOut: boolean): Answer {
+	const e = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+	const code = e.code ?? e.cause?.code ?? '';
+	const message = `${e.message ?? ''} ${e.cause?.message ?? ''}`;
+	if (timedOut || code === 'ECONNABORTED' || /timeout of \d+ms exceeded/.test(message)) {
+		return { status: 0, failure: 'timeout', reason: 'timeout' };
+	}
+	const reason =
+		NETWORK_REASONS[code] ?? (/aborted/i.test(message) ? 'the answer was cut short' : code || 'network error');
+	return { status: 0, failure: 'network', reason };
+}
+
+function requestOptions(run: Run, req: ApiRequest, timeoutMs: number): IHttpRequestOptions {
+	return {
+		method: req.method,
+		url: `${run.baseUrl}${req.path}`,
+		qs: dropEmpty(req.query),
+		body: req.body,
+		json: true,
+		// Text, parsed here: a proxy's HTML page or a cut-short body must fail, not pass as an empty answer.
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: timeoutMs,
 	};
-	const status = Number(e.httpCode ?? e.cause?.response?.status) || undefined;
-	const dataMessage = e.context?.data?.message;
-	const message = typeof dataMessage === 'string' ? dataMessage : (e.description ?? e.message ?? 'Request failed');
-	const network = status === undefined && typeof e.cause?.code === 'string' && /^E[A-Z]+/.test(e.cause.code);
-	return { status, message, network };
 }
 
-/**
- * The one door to the Cloud4Wi API: Bearer token from the credential, one renewal when the token is refused
- * (401 or 403), bounded retries (429 always, 5xx and network errors on reads), and every failure as a NodeApiError.
- */
-export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest): Promise<ApiResponse> {
-	const credentials = await this.getCredentials('cloud4WiApi');
-	const isRead = req.method === 'GET';
-	for (let attempt = 0; ; attempt++) {
-		let response: { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				'cloud4WiApi',
-				{
-					method: req.method,
-					url: `${cloud4WiBaseUrl(credentials)}${req.path}`,
-					qs: dropEmpty(req.query),
-					body: req.body,
-					json: true,
-					returnFullResponse: true,
-					// Token refusals must throw so n8n renews the token; every other status is ours to read.
-					ignoreHttpStatusErrors: { ignore: true, except: TOKEN_REFUSED },
-				},
-				{ preAuthenticationRetryStatusCode: TOKEN_REFUSED },
-			)) as typeof response;
-		} catch (error) {
-			const thrown = readThrown(error);
-			if (thrown.network && isRead && attempt < RETRIES) {
-				await sleep(retryDelayMs(attempt, undefined));
-				continue;
-			}
-			if (thrown.status) throw serviceError(this, thrown.status, { message: thrown.message }, req);
-			// Login failures and network errors: a fresh error with the message only, never the request.
-			throw new NodeApiError(this.getNode(), { message: thrown.message } as JsonObject, {
-				message: thrown.message,
+/** The cheap path: the run's token, n8n's plain request helper, a time limit for the whole answer. */
+async function send(
+	ctx: Cloud4WiContext,
+	run: Run,
+	req: ApiRequest,
+	token: string,
+	timeoutMs: number,
+): Promise<Answer> {
+	const timer = AbortSignal.timeout(timeoutMs);
+	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	const options = requestOptions(run, req, timeoutMs);
+	options.headers = { Authorization: `Bearer ${token}` };
+	options.abortSignal = cancel ? AbortSignal.any([timer, cancel]) : timer;
+	try {
+		const response = (await ctx.helpers.httpRequest(options)) as {
+			statusCode: number;
+			headers: Record<string, unknown>;
+			body: unknown;
+		};
+		return { status: response.statusCode, headers: response.headers ?? {}, text: textOf(response.body) };
+	} catch (error) {
+		if (cancel?.aborted) {
+			throw new NodeApiError(ctx.getNode(), { message: 'The execution was cancelled' } as JsonObject, {
+				message: 'The execution was cancelled',
 				itemIndex: req.itemIndex,
 			});
 		}
-		const status = response.statusCode;
-		if (status >= 200 && status < 300) {
-			const body = response.body && typeof response.body === 'object' ? (response.body as IDataObject) : {};
-			return { status, body };
+		return noAnswer(error, timer.aborted);
+	}
+}
+
+function textOf(body: unknown): string {
+	if (typeof body === 'string') return body;
+	if (body === undefined || body === null) return '';
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	return JSON.stringify(body); // an n8n that parsed it anyway
+}
+
+/** Sends `req` through n8n with the token emptied: n8n then logs in, stores the new token in the credential, and sends. */
+async function sendLoggingIn(ctx: Cloud4WiContext, run: Run, req: ApiRequest, timeoutMs: number) {
+	const data: ICredentialDataDecryptedObject = { ...run.credentials, sessionToken: '' };
+	const details = ctx.getNode().credentials?.cloud4WiApi;
+	let answer: Answer;
+	try {
+		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			'cloud4WiApi',
+			requestOptions(run, req, timeoutMs),
+			{ credentialsDecrypted: { id: details?.id ?? '', name: details?.name ?? '', type: 'cloud4WiApi', data } },
+		)) as { statusCode: number; headers: Record<string, unknown>; body: unknown };
+		answer = { status: response.statusCode, headers: response.headers ?? {}, text: textOf(response.body) };
+	} catch (error) {
+		if (!data.sessionToken) {
+			const message = loginFailureOf(error);
+			throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex: req.itemIndex });
 		}
-		// A 429 was refused before any work, so even a write may go again; a 5xx write may have been applied.
-		const retryable = status === 429 || (status >= 500 && isRead);
-		if (retryable && attempt < RETRIES) {
-			await sleep(retryDelayMs(attempt, response.headers?.['retry-after']));
+		answer = noAnswer(error, false); // logged in, then the request itself failed
+	}
+	return { answer, token: String(data.sessionToken) };
+}
+
+/** The login's own words (the credential raises them without the request); never the thrown object, which holds the secret. */
+function loginFailureOf(error: unknown): string {
+	const e = (error ?? {}) as { message?: string; description?: string; cause?: { message?: string } };
+	const said = [e.cause?.message, e.message, e.description].find((m) => typeof m === 'string' && /Cloud4Wi/.test(m));
+	return said ?? 'Cloud4Wi login failed. Check the credential.';
+}
+
+/**
+ * A token for `run` after `refused` was refused (or none was stored): one login for every request waiting, in this
+ * run and in other runs of this process; a token another execution or worker stored meanwhile is taken instead.
+ */
+async function renew(ctx: Cloud4WiContext, run: Run, req: ApiRequest, refused: string, timeoutMs: number) {
+	if (run.token && run.token !== refused) return { answer: undefined, token: run.token };
+	const account = run.account;
+	if (account.renewing) return { answer: undefined, token: await account.renewing };
+	let answer: Answer | undefined;
+	const renewing = (async () => {
+		const stored = await ctx.getCredentials('cloud4WiApi');
+		const storedToken = typeof stored.sessionToken === 'string' ? stored.sessionToken : '';
+		if (storedToken && storedToken !== refused && storedToken !== run.revoked) return storedToken;
+		const loggedIn = await sendLoggingIn(ctx, { ...run, credentials: stored }, req, timeoutMs);
+		answer = loggedIn.answer;
+		return loggedIn.token;
+	})();
+	account.renewing = renewing;
+	try {
+		const token = await renewing; // first: `answer` is set only once the login's request is back
+		return { answer, token };
+	} finally {
+		if (account.renewing === renewing) account.renewing = undefined;
+	}
+}
+
+function timeoutError(ctx: Cloud4WiContext, req: ApiRequest, run: Run, tries: number, ranOut: boolean): NodeApiError {
+	const seconds = Math.round(run.settings.timeoutMs / 100) / 10;
+	const message = ranOut
+		? 'Cloud4Wi did not answer before the time for this poll ran out'
+		: `Cloud4Wi did not answer within ${seconds} s`;
+	const description =
+		req.method === 'GET'
+			? `Tried ${tries} time${tries > 1 ? 's' : ''}. Cloud4Wi may be down or slow: try again later, or raise the Timeout option.`
+			: 'The write may or may not have been applied: check in Cloud4Wi before running it again.';
+	const error = apiError(ctx, message, req, { description });
+	timeouts.add(error);
+	return error;
+}
+
+function noAnswerError(ctx: Cloud4WiContext, req: ApiRequest, reason: string, tries: number): NodeApiError {
+	const message = `No complete answer from Cloud4Wi (${reason})`;
+	const description =
+		req.method === 'GET'
+			? `Tried ${tries} time${tries > 1 ? 's' : ''}. Check the base URL of the credential, or try again later.`
+			: 'The write may or may not have been applied: check in Cloud4Wi before running it again.';
+	return apiError(ctx, message, req, { description });
+}
+
+const HTML = /^\s*<(?:!doctype|html|head|body)/i;
+
+/** What a body that is not a JSON object was, in words. */
+function notJson(text: string): string {
+	return HTML.test(text) ? 'an HTML page instead of JSON' : 'a body that is not JSON, or was cut short';
+}
+
+/** The JSON object of a body, or undefined. */
+function jsonObject(text: string): IDataObject | undefined {
+	try {
+		const parsed: unknown = JSON.parse(text);
+		return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A refused answer's JSON, or a message saying what came instead (a proxy's HTML page, say). */
+function refusalBody(status: number, text: string): unknown {
+	if (text.trim() === '') return undefined;
+	return jsonObject(text) ?? { message: `Cloud4Wi answered HTTP ${status} with ${notJson(text)}` };
+}
+
+/** A token for `run` after `refused` ('' when none was stored) failed; a failed login is kept for the whole run. */
+async function renewed(ctx: Cloud4WiContext, run: Run, req: ApiRequest, refused: string, timeoutMs: number) {
+	try {
+		const result = await renew(ctx, run, req, refused, timeoutMs);
+		if (result.token !== run.token) {
+			run.token = result.token;
+			run.fresh = result.answer !== undefined; // from a login in this run, not yet shown to work
+		}
+		return result.answer;
+	} catch (error) {
+		run.loginFailure = (error as Error).message;
+		throw apiError(ctx, run.loginFailure, req, {});
+	}
+}
+
+/**
+ * The one door to the Cloud4Wi API. Every request waits for a place in the account's limiter; the run's token goes
+ * in a Bearer header; a refused token (401 or 403) is renewed once for everyone waiting; a 429 pauses every request
+ * and is retried; 5xx, network failures and timeouts are retried for reads only; every failure is a NodeApiError.
+ */
+export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest): Promise<ApiResponse> {
+	const run = await runOf(this).catch((error: Error) => {
+		// The credential could not be read, or its base URL is refused: this item's error, with the reason.
+		throw new NodeOperationError(this.getNode(), error.message, { itemIndex: req.itemIndex });
+	});
+	const isRead = req.method === 'GET';
+	let renewals = 0;
+	let rateLimited = 0;
+	let failures = 0;
+	let refused: string | undefined; // the token this request saw refused
+	for (;;) {
+		if (run.loginFailure) throw apiError(this, run.loginFailure, req, {});
+		const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
+		if (left <= 0) throw timeoutError(this, req, run, failures + 1, true);
+		const timeoutMs = Math.max(1, Math.min(run.settings.timeoutMs, left));
+
+		const slot = await run.account.limiter.acquire(run.settings.maxInFlight);
+		let outcome: Outcome = 'failed';
+		let pauseMs = 0;
+		let answer: Answer;
+		let used: string;
+		try {
+			// No token yet, or this request's token was refused and nobody has replaced it: log in (once for all).
+			const stale = run.token === '' || run.token === refused;
+			const carried = stale ? await renewed(this, run, req, run.token, timeoutMs) : undefined;
+			used = run.token;
+			answer = carried ?? (await send(this, run, req, used, timeoutMs));
+			if (answer.status === 429) {
+				outcome = 'limited';
+				pauseMs = retryAfterMs(String(answer.headers['retry-after'] ?? ''), rateLimited);
+			} else if (!('failure' in answer) && answer.status < 500) {
+				outcome = 'answered';
+			}
+		} finally {
+			run.account.limiter.release(slot, outcome, pauseMs);
+		}
+
+		if ('failure' in answer) {
+			if (isRead && failures < RETRIES) {
+				await sleep(retryAfterMs(undefined, failures++));
+				continue;
+			}
+			if (answer.failure === 'timeout') throw timeoutError(this, req, run, failures + 1, false);
+			throw noAnswerError(this, req, answer.reason, failures + 1);
+		}
+		const { status, text } = answer;
+		if (TOKEN_REFUSED.has(status)) {
+			// A token fresh from a login that was never accepted is refused for lack of rights, not for age.
+			const permission = run.token === used && run.fresh;
+			if (!permission && renewals++ < 2) {
+				refused = used;
+				continue;
+			}
+			throw serviceError(this, status, refusalBody(status, text), req);
+		}
+		if (status === 429 && rateLimited++ < RATE_LIMIT_RETRIES) continue; // the limiter holds every request for the pause
+		if (status >= 500 && isRead && failures < RETRIES) {
+			await sleep(retryAfterMs(String(answer.headers['retry-after'] ?? ''), failures++));
 			continue;
 		}
-		throw serviceError(this, status, response.body, req);
+		if (status >= 300) throw serviceError(this, status, refusalBody(status, text), req);
+		if (used === run.token) run.fresh = false; // this token works
+		if (text.trim() === '') return { status, body: {} };
+		const body = jsonObject(text);
+		if (!body) {
+			throw apiError(this, `Cloud4Wi answered HTTP ${status} with ${notJson(text)}`, req, {
+				httpCode: String(status),
+				description:
+					'Usually a proxy or gateway between n8n and Cloud4Wi, or a base URL that points at a website instead of the API. Nothing from this answer was used.',
+			});
+		}
+		return { status, body };
 	}
 }

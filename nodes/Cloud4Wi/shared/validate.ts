@@ -2,6 +2,9 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from './paginate';
+import type { PathId } from './path';
+import { pathIdProblem } from './path';
+import { credentialsOf } from './transport';
 
 /** Every check here runs before a request is built, so a bad item never reaches the service. */
 export function inputError(node: INode, field: string, problem: string, itemIndex: number, description?: string) {
@@ -124,19 +127,20 @@ export class ItemInput {
 		return (this.ctx.getNodeParameter(name, this.itemIndex, {}) ?? {}) as IDataObject;
 	}
 
-	/** An id that goes into a URL path: present, and free of characters that would change the route. */
-	id(name: string, label: string, value: unknown = this.raw(name, '')): string {
+	/** An id that goes into a URL path (spaces around it trimmed): refused when it could change the route. */
+	id(name: string, label: string, value: unknown = this.raw(name, '')): PathId {
 		const text = value === undefined || value === null ? '' : String(value).trim();
-		if (!text) this.fail(label, 'is empty', `Enter the ${label} or map it from an earlier node.`);
-		if (/[/?#]/.test(text)) this.fail(label, `"${text}" contains "/", "?" or "#", which no Cloud4Wi ID has`);
-		return text;
+		const problem = pathIdProblem(text);
+		if (problem === 'is empty') this.fail(label, 'is empty', `Enter the ${label} or map it from an earlier node.`);
+		if (problem) this.fail(label, problem);
+		return text as PathId;
 	}
 
 	/** The organization of the node, or the credential's default one. */
-	async organizationId(): Promise<string> {
+	async organizationId(): Promise<PathId> {
 		const typed = this.string('organizationId');
 		if (typed) return this.id('organizationId', 'Organization ID', typed);
-		const credentials = await this.ctx.getCredentials('cloud4WiApi');
+		const credentials = await credentialsOf(this.ctx);
 		const fallback = typeof credentials.organizationId === 'string' ? credentials.organizationId.trim() : '';
 		if (!fallback) {
 			this.fail(
@@ -145,7 +149,7 @@ export class ItemInput {
 				'Enter the organization ID here or set a default organization ID in the credential.',
 			);
 		}
-		return this.id('organizationId', 'Organization ID', fallback);
+		return this.id('organizationId', 'Organization ID (the credential’s default)', fallback);
 	}
 
 	/** Return All (undefined) or the Limit, checked against the API's 1..10,000. */
