@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs it: Node 24, dependencies, build, a real n8n 2.40.7 with this package installed
-# as users install it, the local Cloud4Wi sandbox, a "Cloud4Wi (sandbox)" credential and example workflows.
+# as users install it, the local Cloud4Wi sandbox, a "Cloud4Wi account" credential pointing at it and the
+# example workflows of examples/ (they find that credential by its name).
 # Then n8n runs in the foreground until Ctrl-C. Usage: bash scripts/demo.sh [port, default 5678]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,16 +35,22 @@ SANDBOX_URL="$(field 'Base URL')"
 echo "5/5 credential and example workflows"
 export N8N_ENCRYPTION_KEY="demo-key-for-the-local-sandbox-only" DB_TYPE=sqlite N8N_DIAGNOSTICS_ENABLED=false
 export N8N_PORT="$PORT" N8N_LISTEN_ADDRESS=127.0.0.1 N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false N8N_SECURE_COOKIE=false
-node e2e/fill-template.js e2e/credential.template.json "$DEMO/credential.json" BASE_URL="$SANDBOX_URL" \
-	CLIENT_KEY="$(field 'Client key')" CLIENT_SECRET="$(field 'Client secret')" ORGANIZATION_ID="$(field 'Organization id')"
-"$N8N_BIN" import:credentials --input="$DEMO/credential.json" >"$DEMO/import.log" 2>&1
-"$N8N_BIN" import:workflow --separate --input=e2e/workflows/actions >>"$DEMO/import.log" 2>&1
+node -e 'const [file, baseUrl, clientKey, clientSecret, organizationId] = process.argv.slice(1);
+	const data = { baseUrl, clientKey, clientSecret, organizationId, sessionToken: "" };
+	require("fs").writeFileSync(file, JSON.stringify([{ id: "c4wDemoCredent01", name: "Cloud4Wi account", type: "cloud4WiApi", data }]));' \
+	"$DEMO/credential.json" "$SANDBOX_URL" "$(field 'Client key')" "$(field 'Client secret')" "$(field 'Organization id')"
+"$N8N_BIN" import:credentials --input="$DEMO/credential.json" >"$DEMO/import.log" 2>&1 || { cat "$DEMO/import.log"; exit 1; }
+"$N8N_BIN" import:workflow --separate --input=examples >>"$DEMO/import.log" 2>&1 || { cat "$DEMO/import.log"; exit 1; }
+# Something for the trigger examples to fetch: Pierre Johnson, a seeded guest with 7 WiFi logins, signs up and visits.
+curl -sS --max-time 10 -X POST "$SANDBOX_URL/__admin/events" -H 'content-type: application/json' -d '[
+	{"type":"signup","customerId":"50cd0187d33bc3b7b670f5f7","locationId":"ca1783617efbe7c227910819"},
+	{"type":"visit","customerId":"50cd0187d33bc3b7b670f5f7","locationId":"ca1783617efbe7c227910819"}]' >/dev/null
 
 cat <<TXT
 
   n8n:      http://127.0.0.1:$PORT   (first visit: create the owner account)
   Cloud4Wi: $SANDBOX_URL   (the sandbox; the credential "$(node -p "require('$DEMO/credential.json')[0].name")" points at it)
-  Workflows: every Cloud4Wi operation in four example workflows; add a Cloud4Wi Trigger to try events.
+  Workflows: the five examples of examples/ (README, "Examples"); open one and press "Execute workflow".
   Make events happen:  curl -X POST $SANDBOX_URL/__admin/events -H 'content-type: application/json' \\
                          -d '[{"type":"signup"},{"type":"visit"}]'
   Stop with Ctrl-C.
