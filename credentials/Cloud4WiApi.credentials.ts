@@ -22,6 +22,8 @@ const NETWORK_REASONS: Record<string, string> = {
 };
 
 const DEFAULT_BASE_URL = 'https://explore.cloud4wi.com';
+/** A login that gets no answer fails after this long instead of holding the run. */
+const LOGIN_TIMEOUT_MS = 30_000;
 
 /** This machine only: the one place a plain-HTTP base URL sends nothing over a network. */
 function isLoopback(hostname: string): boolean {
@@ -115,6 +117,7 @@ export class Cloud4WiApi implements ICredentialType {
 				json: true,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
+				timeout: LOGIN_TIMEOUT_MS,
 			})) as typeof response;
 		} catch (error) {
 			// The thrown error holds the request, secret included; only a plain reason travels on.

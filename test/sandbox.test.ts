@@ -654,6 +654,69 @@ describe('faults', () => {
 	});
 });
 
+describe('load: latency and a limit on requests in flight', () => {
+	const ctx = useSandbox({ latencyMs: 30, maxInFlight: 4, retryAfterS: 2 });
+	const segmentsPath = () => `/v2/segments/organizations/${ctx.sb.organizationId}`;
+
+	it('delays every answer, and above the limit answers 429 at once with Retry-After, doing no work', async () => {
+		const { sb, token } = ctx;
+		sb.clearRequests();
+		const cid = sb.data.contacts[0]!.cid;
+		const path = `/v1/customers/${cid}/policies`;
+		const before = sb.data.contacts.get(cid)!.policies.find((p) => p.name === 'privacy')?.accepted;
+		const t0 = Date.now();
+		const replies = await Promise.all(
+			Array.from({ length: 6 }, () =>
+				call(sb, 'PUT', path, { token, body: { policies: [{ policyKey: 'privacy', accepted: !before }] } }),
+			),
+		);
+		expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
+		const statuses = replies.map((r) => r.status).sort();
+		expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+		const refused = replies.find((r) => r.status === 429)!;
+		expect(refused.headers['retry-after']).toBe('2');
+		expect(refused.body).toEqual({ message: 'Too many requests: rate limit exceeded' });
+		expect(sb.rateLimited).toBe(2);
+		expect(sb.maxSeenInFlight).toBeGreaterThanOrEqual(5); // a refusal may end before the last one arrives
+		expect(sb.requests.filter((r) => r.status === 429)).toHaveLength(2);
+	});
+
+	it('changes at run time through setLoad and the admin door', async () => {
+		const { sb, token } = ctx;
+		expect(sb.setLoad({ maxInFlight: 0, latencyMs: 0 })).toEqual({ latencyMs: 0, maxInFlight: 0, retryAfterS: 2 });
+		const replies = await Promise.all(Array.from({ length: 8 }, () => call(sb, 'GET', segmentsPath(), { token })));
+		expect(replies.every((r) => r.status === 200)).toBe(true);
+		const set = await call(sb, 'POST', '/__admin/load', { body: { maxInFlight: 1 } });
+		expect(set.body).toEqual({ latencyMs: 0, maxInFlight: 1, retryAfterS: 2 });
+		expect(() => sb.setLoad({ maxInFlight: -1 })).toThrow('maxInFlight must be an integer >= 0');
+	});
+});
+
+describe('odd answers', () => {
+	const ctx = useSandbox();
+	const segmentsPath = () => `/v2/segments/organizations/${ctx.sb.organizationId}`;
+	const raw = async (path: string, token: string) => {
+		const res = await request(new URL(path, ctx.sb.url), { headers: { authorization: `Bearer ${token}` } });
+		return { status: res.statusCode, type: res.headers['content-type'], text: await res.body.text() };
+	};
+
+	it("sends a raw body as-is, such as a proxy's HTML 502 page", async () => {
+		ctx.sb.addFault({ path: 'segments', status: 502, rawBody: '<html><body>Bad Gateway</body></html>' });
+		expect(await raw(segmentsPath(), ctx.token)).toEqual({
+			status: 502,
+			type: 'text/html',
+			text: '<html><body>Bad Gateway</body></html>',
+		});
+	});
+
+	it('cuts an answer short: the client sees the connection end before the announced length', async () => {
+		ctx.sb.addFault({ path: 'segments', truncate: true });
+		await expect(raw(segmentsPath(), ctx.token)).rejects.toThrow();
+		ctx.sb.addFault({ path: 'segments', rawBody: '{"segments": [', contentType: 'application/json', truncate: true });
+		await expect(raw(segmentsPath(), ctx.token)).rejects.toThrow();
+	});
+});
+
 describe('request log', () => {
 	const ctx = useSandbox();
 

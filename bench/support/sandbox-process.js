@@ -14,7 +14,8 @@ async function main() {
 		},
 		now: () => sb.clock.now(),
 		advance: ({ ms }) => sb.clock.advance(ms),
-		requests: () => sb.requests.map(({ method, path, status, query }) => ({ method, path, status, query })),
+		cids: () => sb.data.contacts.map((c) => c.cid),
+		requests: () => sb.requests.map(({ method, path, status, query, at }) => ({ method, path, status, query, at })),
 		clearRequests: () => sb.clearRequests(),
 		logins: () => sb.logins,
 		/** CPU time of the sandbox process so far, ms: what the fake server itself cost. */

@@ -12,6 +12,9 @@ const USAGE = `Usage: node test/sandbox/cli.js [options]
   --token-ttl <seconds>  token lifetime (default ${DEFAULTS.tokenTtlMs / 1000})
   --expired-status <n>   401 or 403 for an invalid or expired token (default ${DEFAULTS.expiredStatus})
   --seed <n>             demo data seed (default ${DEFAULTS.seed})
+  --latency-ms <n>       every API answer waits this long (default 0)
+  --max-in-flight <n>    above this many requests being served, answer 429 at once (default 0: no limit)
+  --retry-after <s>      Retry-After of those 429s, seconds (default ${DEFAULTS.retryAfterS})
   --help                 this text`;
 
 // flag -> [option name, conversion from the command-line value]
@@ -22,6 +25,9 @@ const FLAGS = {
 	'--token-ttl': ['tokenTtlMs', (value) => Number(value) * 1000],
 	'--expired-status': ['expiredStatus', Number],
 	'--seed': ['seed', Number],
+	'--latency-ms': ['latencyMs', Number],
+	'--max-in-flight': ['maxInFlight', Number],
+	'--retry-after': ['retryAfterS', Number],
 };
 
 function parseArgs(argv) {

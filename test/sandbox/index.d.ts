@@ -28,6 +28,12 @@ export interface SandboxOptions {
 	seed?: number;
 	/** Initial sandbox time (ms since epoch), default Date.now(). Seeded data is placed relative to it. */
 	now?: number;
+	/** Every API answer (login included, /__admin not) waits this long, default 0. */
+	latencyMs?: number;
+	/** Above this many API requests being served at once, the extra one is answered 429 at once, doing no work. 0 (default): no limit. */
+	maxInFlight?: number;
+	/** Retry-After (seconds) of those 429s, default 1. */
+	retryAfterS?: number;
 	/** Demo credentials and organization; override only if a test needs other values. */
 	clientKey?: string;
 	clientSecret?: string;
@@ -88,6 +94,12 @@ export interface Fault {
 	body?: object;
 	/** Drop the connection without answering. */
 	destroy?: boolean;
+	/** Send this text as the body, as-is (with `status`, default 200), e.g. a proxy's HTML error page. */
+	rawBody?: string;
+	/** Content-Type of `rawBody`, default text/html. */
+	contentType?: string;
+	/** Announce the whole body's Content-Length, send half of it, then drop the connection (with rawBody, or the real answer). */
+	truncate?: boolean;
 }
 
 export type FilterableEventKind =
@@ -382,6 +394,16 @@ export interface Sandbox {
 	clearRequests(): void;
 	/** Successful logins so far. */
 	readonly logins: number;
+	/** 429s answered for the maxInFlight limit since the start or the last clearRequests(). */
+	readonly rateLimited: number;
+	/** Most API requests served at once since the start or the last clearRequests(). */
+	readonly maxSeenInFlight: number;
+	/** Changes latencyMs, maxInFlight and retryAfterS while running; returns them. */
+	setLoad(load: { latencyMs?: number; maxInFlight?: number; retryAfterS?: number }): {
+		latencyMs: number;
+		maxInFlight: number;
+		retryAfterS: number;
+	};
 	/** Every token issued so far becomes expired; returns how many were still valid. */
 	expireTokens(): number;
 	setExpiredStatus(status: 401 | 403): void;
@@ -408,6 +430,9 @@ export declare const DEFAULTS: Readonly<{
 	clientKey: string;
 	clientSecret: string;
 	organizationId: string;
+	latencyMs: number;
+	maxInFlight: number;
+	retryAfterS: number;
 }>;
 
 /** Starts a sandbox; resolves once it listens. */

@@ -30,12 +30,16 @@ const DEFAULTS = Object.freeze({
 	clientKey: 'demo-key',
 	clientSecret: 'demo-secret-7f3a9c2e51',
 	organizationId: '5f0c4a7e2b9d13e8a6c7b1f0',
+	latencyMs: 0,
+	maxInFlight: 0,
+	retryAfterS: 1,
 });
 
 const COUNT_OPTIONS = ['port', 'contacts', 'events', 'connections', 'hotspots', 'locations', 'segments'];
 
 function checkExpiredStatus(status) {
-	if (status !== 401 && status !== 403) throw new Error(`expiredStatus must be 401 or 403, got ${JSON.stringify(status)}`);
+	if (status !== 401 && status !== 403)
+		throw new Error(`expiredStatus must be 401 or 403, got ${JSON.stringify(status)}`);
 	return status;
 }
 
@@ -50,14 +54,30 @@ function resolveOptions(options) {
 		if (typeof config[name] !== 'number' || !Number.isFinite(config[name])) throw new Error(`${name} must be a number`);
 	}
 	checkExpiredStatus(config.expiredStatus);
+	checkLoad(config);
 	return config;
+}
+
+/** latencyMs and maxInFlight (0 = none) and retryAfterS: whole numbers >= 0. */
+function checkLoad(load) {
+	for (const name of ['latencyMs', 'maxInFlight', 'retryAfterS']) {
+		if (load[name] !== undefined && (!Number.isInteger(load[name]) || load[name] < 0)) {
+			throw new Error(`${name} must be an integer >= 0`);
+		}
+	}
+	return load;
 }
 
 async function createSandbox(options = {}) {
 	const config = resolveOptions(options);
 	const clock = createClock(config.now);
 	const { organizationId, clientKey, clientSecret } = config;
-	const { contacts, rng, ...collections } = seedData({ seed: config.seed, organizationId, baseTime: clock.now(), counts: config });
+	const { contacts, rng, ...collections } = seedData({
+		seed: config.seed,
+		organizationId,
+		baseTime: clock.now(),
+		counts: config,
+	});
 
 	const state = {
 		clock,
@@ -72,6 +92,11 @@ async function createSandbox(options = {}) {
 		requests: [],
 		logins: 0,
 		expiredStatus: config.expiredStatus,
+		// Load: every API answer waits latencyMs; above maxInFlight requests being served, a 429 at once.
+		load: { latencyMs: config.latencyMs, maxInFlight: config.maxInFlight, retryAfterS: config.retryAfterS },
+		inFlight: 0,
+		maxSeenInFlight: 0,
+		rateLimited: 0,
 	};
 
 	const sandbox = {
@@ -84,8 +109,20 @@ async function createSandbox(options = {}) {
 		get logins() {
 			return state.logins;
 		},
+		get rateLimited() {
+			return state.rateLimited;
+		},
+		get maxSeenInFlight() {
+			return state.maxSeenInFlight;
+		},
+		setLoad(load) {
+			Object.assign(state.load, checkLoad({ ...load }));
+			return { ...state.load };
+		},
 		clearRequests() {
 			state.requests.length = 0; // in place, so a held reference stays current
+			state.maxSeenInFlight = state.inFlight;
+			state.rateLimited = 0;
 		},
 		expireTokens: () => state.tokens.expireAll(),
 		setExpiredStatus(status) {
@@ -99,7 +136,15 @@ async function createSandbox(options = {}) {
 		},
 		injectEvents: (specs) =>
 			injectEvents(
-				{ rng, clock, organizationId, contacts, locations: state.data.locations, hotspots: state.data.hotspots, events: state.data.events },
+				{
+					rng,
+					clock,
+					organizationId,
+					contacts,
+					locations: state.data.locations,
+					hotspots: state.data.hotspots,
+					events: state.data.events,
+				},
 				specs,
 			),
 		close: () => server.close(),

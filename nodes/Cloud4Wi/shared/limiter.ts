@@ -5,10 +5,11 @@ export const START_IN_FLIGHT = 8;
 /** After a 429, the level that drew it is tried again only after this long without another. */
 const PROBE_AFTER_MS = 60_000;
 
-/** A place in flight: its order of sending and how many were in flight with it. */
+/** A place in flight: its order of sending, how many were in flight with it, and when it started. */
 export interface Slot {
 	readonly seq: number;
 	readonly inFlight: number;
+	readonly startedAt: number;
 }
 
 /** How a request ended, for the limiter: an answer, a 429, or no usable answer (network, timeout, 5xx). */
@@ -21,7 +22,10 @@ export type Outcome = 'answered' | 'limited' | 'failed';
 export class Limiter {
 	private limit = START_IN_FLIGHT;
 	private cap = Number.POSITIVE_INFINITY;
+	/** Places taken, pacing included. */
 	private inFlight = 0;
+	/** Requests on their way (past pacing). */
+	private sending = 0;
 	private sent = 0;
 	private readonly waiting: Array<() => void> = [];
 	private pausedUntil = 0;
@@ -31,6 +35,10 @@ export class Limiter {
 	/** 429s of requests sent before this sequence number belong to a congestion already acted on. */
 	private cutAt = 0;
 	private credit = 0;
+	/** Smoothed time from sending to answer (0: none measured yet). */
+	private roundTripMs = 0;
+	/** Earliest start of the next request: starts are spread over a round trip instead of leaving in bursts. */
+	private nextStartAt = 0;
 
 	/** Current in-flight limit (for tests and benchmarks). */
 	get level(): number {
@@ -48,7 +56,19 @@ export class Limiter {
 			}
 			if (this.inFlight < Math.min(this.limit, cap)) {
 				this.inFlight++;
-				return { seq: this.sent++, inFlight: this.inFlight };
+				// Paced starts: answers then come back spread out, so handling one overlaps waiting for the others,
+				// where a burst would come back as a burst and leave the line idle while it is handled.
+				const now = Date.now();
+				const startAt = Math.max(now, this.nextStartAt);
+				this.nextStartAt = startAt + this.roundTripMs / Math.min(this.limit, cap);
+				if (startAt - now >= 1) await sleep(startAt - now);
+				if (this.pausedUntil > Date.now() || this.sending >= Math.min(this.limit, cap)) {
+					// A 429 came in while this one waited its turn: give the place back and wait like the others.
+					this.inFlight--;
+					continue;
+				}
+				// Counted once really on its way: a 429 tells how many the service was serving.
+				return { seq: this.sent++, inFlight: ++this.sending, startedAt: Date.now() };
 			}
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}
@@ -56,8 +76,13 @@ export class Limiter {
 
 	release(slot: Slot, outcome: Outcome, retryAfterMs = 0): void {
 		this.inFlight--;
+		this.sending--;
 		if (outcome === 'limited') this.limited(slot, retryAfterMs);
-		else if (outcome === 'answered') this.grow();
+		else if (outcome === 'answered') {
+			const took = Date.now() - slot.startedAt;
+			this.roundTripMs = this.roundTripMs ? 0.8 * this.roundTripMs + 0.2 * took : took;
+			this.grow();
+		}
 		// Wake as many as there are places now (each checks again, so waking one too many is harmless).
 		for (let free = Math.min(this.limit, this.cap) - this.inFlight; free > 0 && this.waiting.length; free--) {
 			this.waiting.shift()!();
@@ -67,12 +92,18 @@ export class Limiter {
 	private limited(slot: Slot, retryAfterMs: number): void {
 		const now = Date.now();
 		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-		if (slot.seq < this.cutAt) return; // sent before the last cut: the same congestion
-		// A first 429, or one drawn by probing above the last, marks the service's limit: stay just under it.
-		// One drawn under a known limit means the service slowed down: halve.
-		const atNewLevel = this.ceiling === Number.POSITIVE_INFINITY || slot.inFlight >= this.ceiling;
-		this.limit = Math.max(1, atNewLevel ? slot.inFlight - 1 : Math.floor(slot.inFlight / 2));
-		this.ceiling = slot.inFlight;
+		// Our count runs ahead of the service's by the answers it has sent and we have not read yet: stay 2 under.
+		const under = Math.max(1, slot.inFlight - 2);
+		if (slot.seq < this.cutAt) {
+			// The same congestion: its refusals arrive in any order, the lowest level refused is the service's limit.
+			this.ceiling = Math.min(this.ceiling, slot.inFlight);
+			this.limit = Math.min(this.limit, under);
+			return;
+		}
+		// Near the known limit, step under it; far under it, the service slowed down: halve. Never up.
+		const nearLimit = this.ceiling === Number.POSITIVE_INFINITY || 2 * slot.inFlight >= this.ceiling;
+		this.limit = Math.min(this.limit, nearLimit ? under : Math.max(1, Math.floor(slot.inFlight / 2)));
+		this.ceiling = Math.min(this.ceiling, slot.inFlight);
 		this.limitedAt = now;
 		this.cutAt = this.sent;
 		this.credit = 0;
@@ -84,7 +115,7 @@ export class Limiter {
 			this.limit++; // no 429 seen yet: +1 per answer doubles the level every round trip
 			return;
 		}
-		if (this.limit + 1 >= this.ceiling && Date.now() - this.limitedAt < PROBE_AFTER_MS) return;
+		if (this.limit + 2 >= this.ceiling && Date.now() - this.limitedAt < PROBE_AFTER_MS) return; // stay 2 under
 		if (++this.credit >= this.limit) {
 			this.credit = 0;
 			this.limit++; // +1 per round trip's worth of good answers

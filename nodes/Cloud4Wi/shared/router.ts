@@ -85,16 +85,18 @@ export async function route(
 	const stop: { first?: { itemIndex: number; error: NodeApiError | NodeOperationError } } = {};
 	let next = 0;
 
+	// Resource and Operation take no expressions (noDataExpression): the same for every item.
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const chosen = operations[resource]?.[operation];
+
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
-		const resource = this.getNodeParameter('resource', itemIndex) as string;
-		const operation = this.getNodeParameter('operation', itemIndex) as string;
-		const run = operations[resource]?.[operation];
-		if (!run) {
+		if (!chosen) {
 			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
 				itemIndex,
 			});
 		}
-		const records = await run.execute.call(this, new ItemInput(this, itemIndex));
+		const records = await chosen.execute.call(this, new ItemInput(this, itemIndex));
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 

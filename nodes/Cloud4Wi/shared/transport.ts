@@ -424,7 +424,11 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 
 		if ('failure' in answer) {
 			if (isRead && failures < RETRIES) {
-				await sleep(retryAfterMs(undefined, failures++));
+				const wait = retryAfterMs(undefined, failures++);
+				if (Date.now() + wait >= (run.settings.deadline ?? Number.POSITIVE_INFINITY)) {
+					throw timeoutError(this, req, run, failures, true); // no time left for another try
+				}
+				await sleep(wait);
 				continue;
 			}
 			if (answer.failure === 'timeout') throw timeoutError(this, req, run, failures + 1, false);

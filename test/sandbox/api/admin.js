@@ -36,7 +36,8 @@ const asList = (body) => (Array.isArray(body) ? body : [body]);
 function setClock(clock, body) {
 	if (body?.set !== undefined) {
 		const ms = typeof body.set === 'number' ? body.set : parseIso(String(body.set))?.ms;
-		if (ms === undefined || !Number.isFinite(ms)) throw new Error('clock.set must be ms since epoch or an ISO 8601 string');
+		if (ms === undefined || !Number.isFinite(ms))
+			throw new Error('clock.set must be ms since epoch or an ISO 8601 string');
 		clock.set(ms);
 	} else if (typeof body?.advance === 'number') {
 		clock.advance(body.advance);
@@ -63,10 +64,17 @@ function createAdmin(sandbox, state) {
 		},
 		'DELETE /__admin/faults': () => (sandbox.clearFaults(), ok()),
 		'POST /__admin/tokens/expire': () => ok({ expired: sandbox.expireTokens() }),
-		'POST /__admin/expired-status': ({ body }) => (sandbox.setExpiredStatus(body?.status), ok({ expiredStatus: state.expiredStatus })),
+		'POST /__admin/expired-status': ({ body }) => (
+			sandbox.setExpiredStatus(body?.status),
+			ok({ expiredStatus: state.expiredStatus })
+		),
 		'GET /__admin/clock': () => ({ body: clockBody(state.clock) }),
 		'POST /__admin/clock': ({ body }) => ({ body: setClock(state.clock, body) }),
 		'GET /__admin/state': () => ({ body: describeState(state) }),
+		'GET /__admin/load': () => ({
+			body: { ...state.load, rateLimited: state.rateLimited, maxSeenInFlight: state.maxSeenInFlight },
+		}),
+		'POST /__admin/load': ({ body }) => ({ body: sandbox.setLoad(body ?? {}) }),
 	};
 
 	return function admin(request) {

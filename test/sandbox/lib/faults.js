@@ -15,9 +15,18 @@ class FaultList {
 		}
 		const skip = spec.skip ?? 0;
 		if (!Number.isInteger(skip) || skip < 0) throw new Error('fault.skip must be an integer >= 0');
-		if (spec.status === undefined && !spec.delayMs && !spec.destroy && !spec.expireTokens) {
-			throw new Error('A fault needs a status, delayMs, destroy: true or expireTokens: true');
+		if (
+			spec.status === undefined &&
+			!spec.delayMs &&
+			!spec.destroy &&
+			!spec.expireTokens &&
+			spec.rawBody === undefined &&
+			!spec.truncate
+		) {
+			throw new Error('A fault needs a status, delayMs, destroy, expireTokens, rawBody or truncate');
 		}
+		if (spec.rawBody !== undefined && typeof spec.rawBody !== 'string')
+			throw new Error('fault.rawBody must be a string');
 		const fault = {
 			...spec,
 			method: spec.method?.toUpperCase(),

@@ -32,7 +32,8 @@ function parseBody(text) {
 }
 
 function errorReply(error) {
-	if (error instanceof HttpError) return { status: error.status, headers: error.headers, body: { message: error.message } };
+	if (error instanceof HttpError)
+		return { status: error.status, headers: error.headers, body: { message: error.message } };
 	return { status: 500, body: { message: `Internal server error: ${error?.message ?? error}` } };
 }
 
@@ -47,7 +48,8 @@ async function settle(handler) {
 
 /** An injected fault's reply: its body or a { message }, with Retry-After when asked for. */
 function faultReply(fault) {
-	const message = fault.status === 429 ? 'Too many requests: rate limit exceeded' : (http.STATUS_CODES[fault.status] ?? 'Error');
+	const message =
+		fault.status === 429 ? 'Too many requests: rate limit exceeded' : (http.STATUS_CODES[fault.status] ?? 'Error');
 	return {
 		status: fault.status,
 		headers: fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {},
@@ -89,11 +91,59 @@ function createHttpServer({ state, dispatch, admin }) {
 		Object.assign(entry, { status: 0, at: state.clock.now() }); // status is filled in when the reply goes out
 		state.requests.push(entry);
 
+		state.inFlight++;
+		state.maxSeenInFlight = Math.max(state.maxSeenInFlight, state.inFlight);
+		try {
+			const { latencyMs, maxInFlight, retryAfterS } = state.load;
+			if (maxInFlight > 0 && state.inFlight > maxInFlight) {
+				// Refused at once, before any work: a refused write is not applied.
+				state.rateLimited++;
+				entry.status = 429;
+				send(res, faultReply({ status: 429, retryAfter: retryAfterS }));
+				return;
+			}
+			if (latencyMs > 0) await sleep(latencyMs);
+			await serveWithFaults(req, res, request, entry);
+		} finally {
+			state.inFlight--;
+		}
+	}
+
+	async function serveWithFaults(req, res, request, entry) {
 		const fault = state.faults.take(request.method, request.pathname);
 		if (fault?.expireTokens) state.tokens.expireAll(); // this very request then meets an expired token
 		if (fault?.delayMs) await sleep(fault.delayMs);
 		if (fault?.destroy) {
 			req.socket.destroy(); // the client sees a dropped connection; status stays 0 in the log
+			return;
+		}
+		if (fault?.rawBody !== undefined) {
+			// Text as-is (a proxy's HTML page, a 200 that is not JSON); with truncate, cut short mid-body.
+			const payload = Buffer.from(fault.rawBody, 'utf8');
+			entry.status = fault.status ?? 200;
+			res.writeHead(entry.status, {
+				'Content-Type': fault.contentType ?? 'text/html',
+				'Content-Length': payload.length,
+			});
+			if (fault.truncate) {
+				res.write(payload.subarray(0, Math.floor(payload.length / 2)));
+				setImmediate(() => req.socket.destroy());
+			} else {
+				res.end(payload);
+			}
+			return;
+		}
+		if (fault?.truncate) {
+			// The real answer, announced in full and cut off halfway.
+			const reply = await settle(() => dispatch(request));
+			const payload = Buffer.from(JSON.stringify(reply.body ?? {}), 'utf8');
+			entry.status = reply.status ?? 200;
+			res.writeHead(entry.status, {
+				'Content-Type': 'application/json; charset=utf-8',
+				'Content-Length': payload.length,
+			});
+			res.write(payload.subarray(0, Math.floor(payload.length / 2)));
+			setImmediate(() => req.socket.destroy());
 			return;
 		}
 		const reply = fault?.status !== undefined ? faultReply(fault) : await settle(() => dispatch(request));

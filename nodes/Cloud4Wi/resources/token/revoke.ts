@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { cloud4WiApiRequest } from '../../shared/transport';
+import { cloud4WiApiRequest, forgetToken } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
 
 // No fields: it revokes the token the credential holds; the next request logs in again by itself.
@@ -12,5 +12,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		path: '/v1/sts/logout',
 		itemIndex: input.itemIndex,
 	});
+	await forgetToken(this); // later requests of this run log in instead of sending the dead token
 	return [{ revoked: true }];
 }

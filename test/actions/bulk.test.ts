@@ -1,0 +1,161 @@
+/**
+ * Many items at once: parallel requests under the account's adaptive limiter, in order, each write applied exactly
+ * once, one login per expiry. Through n8n-core's engine, against the sandbox with latency and an in-flight limit.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { TestContext } from '../harness/cloud4wi';
+import { CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
+
+const N = 1000;
+
+let ctx: TestContext;
+afterEach(async () => {
+	await ctx.sb.close();
+});
+
+/** A credential that already holds a valid token, as after an earlier execution. */
+async function warm(): Promise<void> {
+	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+	ctx.sb.clearRequests();
+}
+
+const cids = () => ctx.sb.data.contacts.map((c) => c.cid).slice(0, N);
+const getContact = { resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' };
+const optIn = {
+	resource: 'contact',
+	operation: 'updateOptIns',
+	contactId: '={{ $json.id }}',
+	optIns: { optIn: [{ policy: 'mktgCommunications', accepted: '={{ $json.accepted }}' }] },
+};
+const logins = () => ctx.sb.requests.filter((r) => r.path === '/v1/sts/login/services');
+/** Per contact, how many opt-in writes the service applied (answered 2xx). */
+function appliedWrites(): Map<string, number> {
+	const applied = new Map<string, number>();
+	for (const r of ctx.sb.requests) {
+		const m = /^\/v1\/customers\/([^/]+)\/policies$/.exec(r.path);
+		if (r.method === 'PUT' && m && r.status >= 200 && r.status < 300) applied.set(m[1], (applied.get(m[1]) ?? 0) + 1);
+	}
+	return applied;
+}
+
+test(`${N} items keep their order and pairing`, async () => {
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
+	await warm();
+	const ids = cids();
+	const result = await runAction(
+		ctx,
+		getContact,
+		ids.map((id) => ({ id })),
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.json.map((j) => j.cid)).toEqual(ids);
+	expect(result.items.map((i) => i.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
+	const gets = ctx.sb.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+	expect(gets.sort()).toEqual(ids.map((id) => `/v2/customers/${id}`).sort());
+	expect(logins()).toHaveLength(0);
+	// They really ran side by side: at some moment many were in flight.
+	expect(ctx.sb.maxSeenInFlight).toBeGreaterThan(8);
+}, 60_000);
+
+test(`${N} opt-in writes under a 16-in-flight limit: none lost, none doubled, no item failed`, async () => {
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 10, maxInFlight: 16, retryAfterS: 1 });
+	await warm();
+	const ids = cids();
+	const items = ids.map((id, i) => ({ id, accepted: i % 2 === 0 }));
+	const result = await runAction(ctx, optIn, items);
+	expect(result.error).toBeUndefined();
+	expect(result.json.filter((j) => j.error)).toEqual([]);
+	expect(result.json.map((j) => j.contactId)).toEqual(ids);
+	const applied = appliedWrites();
+	expect(applied.size).toBe(N);
+	expect([...applied.values()].every((n) => n === 1)).toBe(true);
+	// The service's limit was met and obeyed: it refused some, and each refused write went again once allowed.
+	expect(ctx.sb.rateLimited).toBeGreaterThan(0);
+	expect(ctx.sb.requests.filter((r) => r.status === 429).length).toBe(ctx.sb.rateLimited);
+	for (const [i, id] of ids.entries()) {
+		const policy = ctx.sb.data.contacts.get(id)!.policies.find((p) => p.name === 'mktgCommunications');
+		expect(policy?.accepted).toBe(items[i].accepted);
+	}
+}, 60_000);
+
+test('a token that expires mid-run with 16 in flight: exactly one login, no failed item', async () => {
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 10, maxInFlight: 16, retryAfterS: 1 });
+	await warm();
+	ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', expireTokens: true, skip: 300 });
+	const ids = cids();
+	const result = await runAction(
+		ctx,
+		getContact,
+		ids.map((id) => ({ id })),
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.json.map((j) => j.cid)).toEqual(ids);
+	expect(logins()).toHaveLength(1);
+	expect(ctx.sb.requests.filter((r) => r.status === 403).length).toBeGreaterThan(0);
+	// The new token is stored in the credential for the next execution and other workers.
+	const stored = String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
+	expect(ctx.sb.requests.at(-1)?.authorization).toBe(`Bearer ${stored}`);
+	expect(ctx.store.updates).toBe(2); // the warm-up's login and this one
+}, 60_000);
+
+test(`a first run with no stored token and ${N} items: exactly one login`, async () => {
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
+	const ids = cids();
+	const result = await runAction(
+		ctx,
+		getContact,
+		ids.map((id) => ({ id })),
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.json).toHaveLength(N);
+	expect(logins()).toHaveLength(1);
+	expect(ctx.store.logins).toBe(1);
+	expect(ctx.sb.requests.filter((r) => r.status === 401 || r.status === 403)).toEqual([]);
+}, 60_000);
+
+test('a key without the rights: every item fails with the 403, after one login, not one per item', async () => {
+	ctx = await startCloud4Wi({ contacts: 200, latencyMs: 5 });
+	await warm();
+	ctx.sb.addFault({
+		method: 'GET',
+		path: '^/v2/customers/',
+		status: 403,
+		times: 10_000,
+		body: { message: 'Forbidden' },
+	});
+	const ids = cids().slice(0, 200);
+	const result = await runAction(
+		ctx,
+		getContact,
+		ids.map((id) => ({ id })),
+		{ continueOnFail: true },
+	);
+	expect(result.json).toHaveLength(200);
+	expect(result.json.every((j) => j.httpCode === '403' && j.error === 'Forbidden')).toBe(true);
+	expect(logins()).toHaveLength(1);
+}, 60_000);
+
+test('Continue On Fail with failing items among many: each failure is its own item, in place, paired', async () => {
+	ctx = await startCloud4Wi({ contacts: 300, latencyMs: 5 });
+	await warm();
+	const ids = cids().slice(0, 300);
+	// Every 7th id does not exist (404 from the service), every 11th is refused before sending (a "/").
+	const items: IDataObject[] = ids.map((id, i) => ({ id: i % 11 === 5 ? `${id}/x` : i % 7 === 3 ? `gone-${i}` : id }));
+	const result = await runAction(ctx, getContact, items, { continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((i) => i.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	for (const [i, json] of result.json.entries()) {
+		if (i % 11 === 5) expect(json.error).toMatch(/^Contact ID: ".*\/x" contains "\/"/);
+		else if (i % 7 === 3) expect(json).toMatchObject({ error: `Contact not found: gone-${i}`, httpCode: '404' });
+		else expect(json.cid).toBe(ids[i]);
+	}
+	// Nothing was sent for the refused ids; every other id was asked for exactly once.
+	const asked = ctx.sb.requests.map((r) => r.path.replace('/v2/customers/', ''));
+	expect(asked.sort()).toEqual(
+		items
+			.filter((_, i) => i % 11 !== 5)
+			.map((item) => String(item.id))
+			.sort(),
+	);
+}, 60_000);

@@ -1,0 +1,167 @@
+/**
+ * A service that accepts the connection and never answers: every request has a time limit, reads are retried, writes
+ * are not, and a poll stays inside n8n's budget. Real sockets against the sandbox, whose faults stall answers.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS, RETRIES } from '../../nodes/Cloud4Wi/shared/transport';
+import type { TestContext } from '../harness/cloud4wi';
+import { apiCalls, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { buildWorkflow, lastThrownError, pollOnce } from '../harness/engine';
+
+const HANG = 10 * 60_000; // far longer than any limit here: the sandbox's close() cuts it short
+
+let ctx: TestContext;
+beforeEach(async () => {
+	ctx = await startCloud4Wi();
+});
+afterEach(async () => {
+	await ctx.sb.close();
+});
+
+const timeout = (ms: number) => ({ requestOptions: { timeout: ms } });
+const contact = (operation: string, extra: INodeParameters = {}) => ({
+	resource: 'contact',
+	operation,
+	contactId: ctx.sb.data.contacts[0]!.cid,
+	...extra,
+});
+const stalled = (method: string) => ctx.sb.requests.filter((r) => r.method === method && r.status === 0);
+
+describe('time limits', () => {
+	test('with the defaults, five tries of a read that never answers end within 3 minutes', () => {
+		const backoff = Array.from({ length: RETRIES }, (_, i) => 500 * 2 ** i).reduce((a, b) => a + b, 0);
+		expect((RETRIES + 1) * DEFAULT_TIMEOUT_MS + backoff).toBeLessThan(180_000);
+		// And a full page of 10,000 contacts arrives well within one default timeout (see bench/README.md).
+		expect(DEFAULT_TIMEOUT_MS).toBeGreaterThanOrEqual(30_000);
+	});
+
+	test('a read that never answers is tried five times, then fails saying the service did not answer in time', async () => {
+		ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', delayMs: HANG, times: 10 });
+		const started = Date.now();
+		const result = await runAction(ctx, contact('get', timeout(1000)));
+		const elapsed = Date.now() - started;
+		expect(result.error?.message).toBe('Cloud4Wi did not answer within 1 s');
+		expect(result.error?.description).toMatch(/^Tried 5 times\. Cloud4Wi may be down or slow/);
+		expect(lastThrownError()).toMatchObject({ name: 'NodeApiError' });
+		expect(apiCalls(ctx.sb)).toHaveLength(5);
+		expect(stalled('GET')).toHaveLength(5);
+		// Five limits of 1 s and the backoff between them (0.5 + 1 + 2 + 4 s).
+		expect(elapsed).toBeGreaterThanOrEqual(5 * 1000 + 7_000);
+		expect(elapsed).toBeLessThan(5 * 1000 + 7_500 + 4_000);
+	}, 30_000);
+
+	test('a read that times out once is tried again and succeeds', async () => {
+		ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', delayMs: HANG, times: 1 });
+		const result = await runAction(ctx, contact('get', timeout(1000)));
+		expect(result.error).toBeUndefined();
+		expect(result.json).toHaveLength(1);
+		expect(apiCalls(ctx.sb)).toHaveLength(2);
+	});
+
+	test.each([
+		[
+			'Update Opt-Ins (PUT)',
+			'PUT',
+			() => contact('updateOptIns', { optIns: { optIn: [{ policy: 'privacy', accepted: true }] } }),
+		],
+		['Create Access Code (POST)', 'POST', () => contact('createAccessCode')],
+		['Delete (DELETE)', 'DELETE', () => contact('delete')],
+	])(
+		'a write that times out (%s) is sent once and says it may or may not have been applied',
+		async (_, method, params) => {
+			ctx.sb.addFault({ method, path: '^/v[12]/customers/', delayMs: HANG, times: 10 });
+			const started = Date.now();
+			const result = await runAction(ctx, { ...params(), ...timeout(1000) });
+			expect(Date.now() - started).toBeLessThan(4_000);
+			expect(result.error?.message).toBe('Cloud4Wi did not answer within 1 s');
+			expect(result.error?.description).toBe(
+				'The write may or may not have been applied: check in Cloud4Wi before running it again.',
+			);
+			expect(apiCalls(ctx.sb).filter((c) => c.startsWith(method))).toHaveLength(1);
+		},
+	);
+
+	test('with Continue On Fail, the timed-out item is an error item and the others go on', async () => {
+		const [a, b] = [ctx.sb.data.contacts[1]!, ctx.sb.data.contacts[2]!];
+		ctx.sb.addFault({ method: 'DELETE', path: a.cid, delayMs: HANG });
+		const result = await runAction(
+			ctx,
+			{ resource: 'contact', operation: 'delete', contactId: '={{ $json.id }}', ...timeout(1000) },
+			[{ id: a.cid }, { id: b.cid }],
+			{ continueOnFail: true },
+		);
+		expect(result.json).toEqual([
+			{
+				error: 'Cloud4Wi did not answer within 1 s',
+				description: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',
+			},
+			{ contactId: b.cid, deleted: true, status: 'deleted' },
+		]);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	test('a login that never answers fails the run with a clear error instead of holding it', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', delayMs: HANG });
+		const started = Date.now();
+		const result = await runAction(ctx, contact('get'));
+		expect(Date.now() - started).toBeLessThan(31_000 + 5_000);
+		expect(result.error?.message).toMatch(
+			/^Cloud4Wi login failed: no answer from http:\/\/127\.0\.0\.1:\d+\/v1\/sts\/login\/services \(timed out\)/,
+		);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	}, 45_000);
+
+	test('a Timeout below one second is refused before anything is sent', async () => {
+		const result = await runAction(ctx, contact('get', timeout(10)));
+		expect(result.error?.message).toBe(
+			'Request Options > Timeout: must be a whole number of milliseconds, at least 1000, got "10"',
+		);
+		expect(ctx.sb.requests).toEqual([]);
+	});
+});
+
+describe("the trigger's poll with a request that hangs", () => {
+	const trigger = () =>
+		buildWorkflow({
+			nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
+			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		});
+
+	test('a poll whose first page hangs fails inside its budget and changes nothing', async () => {
+		const workflow = trigger();
+		await pollOnce(workflow, ctx.store, 'Trigger'); // activation: records the start
+		const before = JSON.stringify(workflow.staticData);
+		ctx.sb.injectEvents([{ type: 'signup' }]);
+		ctx.sb.addFault({ method: 'GET', path: '/events$', delayMs: HANG, times: 10 });
+		const started = Date.now();
+		await expect(pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000)).rejects.toThrow(
+			'Cloud4Wi did not answer before the time for this poll ran out',
+		);
+		expect(Date.now() - started).toBeLessThan(4_000);
+		expect(JSON.stringify(workflow.staticData)).toBe(before);
+		// The next poll, with the service back, emits the event.
+		ctx.sb.clearFaults();
+		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000);
+		expect(emitted).toHaveLength(1);
+	}, 20_000);
+
+	test('a later page that hangs: the poll hands over what it read inside its budget, and the next poll goes on from there', async () => {
+		const workflow = trigger();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.sb.clock.advance(1000);
+		const burst = ctx.sb.injectEvents(
+			Array.from({ length: 12_000 }, (_, i) => ({ type: 'signup', createdAt: ctx.sb.clock.now() + i })),
+		);
+		ctx.sb.clock.advance(60_000);
+		ctx.sb.addFault({ method: 'GET', path: '/events$', delayMs: HANG, skip: 1, times: 10 });
+		const started = Date.now();
+		const first = await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 6_000);
+		expect(Date.now() - started).toBeLessThan(6_000);
+		expect(first.emitted).toHaveLength(10_000);
+		ctx.sb.clearFaults();
+		const second = await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 6_000);
+		const ids = [...first.emitted!, ...(second.emitted ?? [])].map((i) => String((i.json.event as { id: string }).id));
+		expect(ids.sort()).toEqual(burst.map((e) => e.event.id).sort());
+	}, 30_000);
+});
