@@ -65,8 +65,26 @@ export class RemoteSandbox {
 	}
 
 	/** `count` events of `types` (round robin), created from `startMs` every `stepMs`; returns how many were added. */
-	inject(count: number, types: string[], startMs: number, stepMs = 0): Promise<number> {
-		return this.call('inject', { count, types, startMs, stepMs });
+	inject(count: number, types: string[], startMs: number, stepMs = 0, distinctContacts = false): Promise<number> {
+		return this.call('inject', { count, types, startMs, stepMs, distinctContacts });
+	}
+
+	/** Seeded contact ids, in order. */
+	cids(): Promise<string[]> {
+		return this.call('cids');
+	}
+
+	expireTokens(): Promise<number> {
+		return this.call('expireTokens');
+	}
+
+	addFault(fault: object): Promise<void> {
+		return this.call('addFault', fault);
+	}
+
+	/** Answer latency and the in-flight limit, changed while running. */
+	setLoad(load: { latencyMs?: number; maxInFlight?: number; retryAfterS?: number }): Promise<object> {
+		return this.call('setLoad', load);
 	}
 
 	now(): Promise<number> {

@@ -8,8 +8,12 @@ async function main() {
 	const sb = await createSandbox(JSON.parse(process.argv[2] ?? '{}'));
 	const ops = {
 		/** `count` events of the given kinds (round robin), createdAt = startMs + i * stepMs. */
-		inject: ({ count, types, startMs, stepMs = 0 }) => {
-			const specs = Array.from({ length: count }, (_, i) => ({ type: types[i % types.length], createdAt: startMs + i * stepMs }));
+		inject: ({ count, types, startMs, stepMs = 0, distinctContacts = false }) => {
+			const specs = Array.from({ length: count }, (_, i) => ({
+				type: types[i % types.length],
+				createdAt: startMs + i * stepMs,
+				...(distinctContacts ? { customerId: sb.data.contacts.cidOf(i) } : {}),
+			}));
 			return sb.injectEvents(specs).length;
 		},
 		now: () => sb.clock.now(),
@@ -17,6 +21,10 @@ async function main() {
 		cids: () => sb.data.contacts.map((c) => c.cid),
 		requests: () => sb.requests.map(({ method, path, status, query, at }) => ({ method, path, status, query, at })),
 		clearRequests: () => sb.clearRequests(),
+		expireTokens: () => sb.expireTokens(),
+		addFault: (fault) => sb.addFault(fault),
+		rateLimited: () => sb.rateLimited,
+		setLoad: (load) => sb.setLoad(load),
 		logins: () => sb.logins,
 		/** CPU time of the sandbox process so far, ms: what the fake server itself cost. */
 		cpuMs: () => {

@@ -106,6 +106,11 @@ const nodeTypeMap: Record<string, INodeType> = {
 	),
 };
 
+/** Adds a node type the workflows may use (benchmarks add n8n's own HTTP Request node). */
+export function registerNodeType(type: string, nodeType: INodeType): void {
+	nodeTypeMap[type] = nodeType;
+}
+
 export const nodeTypes: INodeTypes = {
 	getByName: (type) => nodeTypeMap[type],
 	getByNameAndVersion: (type) => nodeTypeMap[type],
