@@ -49,6 +49,45 @@ describe('Cloud4Wi credential', () => {
 		expect(ctx.sb.requests).toEqual([]);
 	});
 
+	const HTTPS_ONLY =
+		/^Cloud4Wi credential, Base URL: "http:\/\/[^"]+" must start with https:\/\/ \(plain http:\/\/ is allowed only to this machine\)/i;
+
+	test.each([
+		'http://explore.cloud4wi.com',
+		'http://10.0.0.5:8080',
+		'HTTP://api.example.org/v',
+		'http://127.0.0.1.example.com',
+	])('a plain-HTTP base URL to a remote host (%s) is refused at Test, before anything is sent', async (baseUrl) => {
+		ctx = await startCloud4Wi({}, { baseUrl });
+		const result = await testCredential(ctx.store, CREDENTIAL_ID);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(HTTPS_ONLY);
+	});
+
+	test('a plain-HTTP remote base URL is refused at use: every item fails with the reason, nothing is sent', async () => {
+		ctx = await startCloud4Wi({}, { baseUrl: 'http://explore.cloud4wi.com' });
+		const result = await runAction(ctx, { resource: 'contact', operation: 'get', contactId: 'c-1' }, [{}, {}], {
+			continueOnFail: true,
+		});
+		expect(result.json).toHaveLength(2);
+		for (const json of result.json) expect(String(json.error)).toMatch(HTTPS_ONLY);
+		expect(ctx.sb.requests).toEqual([]);
+		expect(JSON.stringify(result.run)).not.toContain(ctx.sb.credentials.clientSecret);
+	});
+
+	test.each([
+		'ftp://explore.cloud4wi.com',
+		'https://user:pw@explore.cloud4wi.com',
+		'https://explore.cloud4wi.com/?x=1',
+		'not a url',
+	])('a base URL that is not plain scheme, host and path (%s) is refused at Test', async (baseUrl) => {
+		ctx = await startCloud4Wi({}, { baseUrl });
+		const result = await testCredential(ctx.store, CREDENTIAL_ID);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Cloud4Wi credential, Base URL: /);
+		expect(result.message).not.toContain('pw@');
+	});
+
 	test('ten executions log in once: the token is stored in the credential and reused', async () => {
 		ctx = await startCloud4Wi();
 		for (let run = 0; run < 10; run++) {
