@@ -1,0 +1,264 @@
+/**
+ * No id can choose the endpoint: a catalogue of hostile ids through every operation and field that puts an id in a
+ * URL path (typed, mapped from the item, as a resource locator), the credential's default organization, the
+ * trigger and the dropdowns. Each fails its item with an error naming the field, and the sandbox sees nothing.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { TestContext } from '../harness/cloud4wi';
+import { credentialFor, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { buildWorkflow, lastThrownError, loadOptionsOf, pollOnce } from '../harness/engine';
+import type { CredentialStore } from '../harness/engine';
+
+/** Dot segments, separators, escapes that decode to them (at any depth), controls, and nothing at all. */
+const HOSTILE = [
+	'.',
+	'..',
+	' .. ',
+	'%2e',
+	'%2e%2e',
+	'.%2E',
+	'%2E%2e',
+	'%252e%252e',
+	'a/b',
+	'../x',
+	'..\\x',
+	'a\\b',
+	'a?b',
+	'a?x=1',
+	'a#b',
+	'a%2Fb',
+	'a%2fb',
+	'a%252Fb',
+	'a%25252Fb',
+	'a%5Cb',
+	'a%3Fb',
+	'a%23b',
+	'a\nb',
+	'a\r\nb',
+	'a\tb',
+	'a\u0000b',
+	'a%00b',
+	'a%0ab',
+	'a\u007fb',
+	'a\u0085b',
+	'a\u2028b',
+	'',
+	'   ',
+];
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+const hotspotCreate = { name: 'Lobby AP', routerType: 'meraki', latitude: 45.4642, longitude: 9.19 };
+const locationCreate = {
+	name: 'Milano Duomo Store',
+	timezone: 'Europe/Rome',
+	country: 'it',
+	address: 'Piazza del Duomo 1',
+	city: 'Milan',
+	state: 'MI',
+	zip: '20121',
+	loginProfileId: 'lp-default',
+	locationProfileId: 'lpr-default',
+	welcomePortalId: 'wp-default',
+};
+const optIns = { optIns: { optIn: [{ policy: 'privacy', accepted: true }] } };
+
+/** Every operation that puts an id in a path, with each such field, its label, whether it is a locator, and other fields. */
+const FIELDS: Array<[string, string, string, string, boolean, INodeParameters]> = [
+	...[
+		'get',
+		'delete',
+		'createAccessCode',
+		'getWifiConnections',
+		'getActivities',
+		'getDevices',
+		'getLocationEvents',
+	].map(
+		(op) =>
+			['contact', op, 'contactId', 'Contact ID', false, {}] as [
+				string,
+				string,
+				string,
+				string,
+				boolean,
+				INodeParameters,
+			],
+	),
+	['contact', 'updateOptIns', 'contactId', 'Contact ID', false, optIns],
+	['contact', 'getAll', 'organizationId', 'Organization ID', false, {}],
+	['event', 'getAll', 'organizationId', 'Organization ID', false, {}],
+	['event', 'getAllForContact', 'organizationId', 'Organization ID', false, { contactId: 'c-1' }],
+	['event', 'getAllForContact', 'contactId', 'Contact ID', false, {}],
+	['wifiConnection', 'getAll', 'organizationId', 'Organization ID', false, {}],
+	['segment', 'getAll', 'organizationId', 'Organization ID', false, {}],
+	['hotspot', 'get', 'hotspotId', 'Hotspot', true, {}],
+	['hotspot', 'delete', 'hotspotId', 'Hotspot', true, {}],
+	['hotspot', 'update', 'hotspotId', 'Hotspot', true, { updateFields: { name: 'x' } }],
+	['hotspot', 'getByIdentifier', 'hotspotIdentifier', 'Hotspot Identifier', false, {}],
+	['hotspot', 'getAll', 'organizationId', 'Organization ID', false, {}],
+	['hotspot', 'create', 'locationId', 'Location', true, hotspotCreate],
+	['location', 'get', 'locationId', 'Location', true, {}],
+	['location', 'delete', 'locationId', 'Location', true, {}],
+	['location', 'delete', 'organizationId', 'Organization ID', false, { locationId: rl('l-1') }],
+	['location', 'update', 'locationId', 'Location', true, { updateFields: { name: 'x' } }],
+	[
+		'location',
+		'update',
+		'organizationId',
+		'Organization ID',
+		false,
+		{ locationId: rl('l-1'), updateFields: { name: 'x' } },
+	],
+	['location', 'getAll', 'organizationId', 'Organization ID', false, {}],
+	['location', 'create', 'organizationId', 'Organization ID', false, locationCreate],
+];
+
+let ctx: TestContext;
+beforeAll(async () => {
+	ctx = await startCloud4Wi({ contacts: 5 });
+});
+afterAll(async () => {
+	await ctx.sb.close();
+});
+beforeEach(() => ctx.sb.clearRequests());
+const apiPaths = () => ctx.sb.requests.map((r) => r.path).filter((p) => !p.startsWith('/v1/sts/login'));
+
+/** The item failed with a NodeOperationError naming `label`, and nothing at all reached the service. */
+function refused(error: unknown, label: string): void {
+	expect(error).toBeInstanceOf(NodeOperationError);
+	expect((error as Error).message.startsWith(`${label}: `)).toBe(true);
+	expect(ctx.sb.requests).toEqual([]);
+}
+
+describe.each(FIELDS)('%s %s, %s', (resource, operation, field, label, locator, rest) => {
+	const params = (value: unknown): INodeParameters => ({ resource, operation, ...rest, [field]: value as string });
+
+	// An empty organization means the credential's default (tested below); every other field must be given.
+	const values = field === 'organizationId' ? HOSTILE.filter((v) => v.trim()) : HOSTILE;
+
+	test.each(values)('typed %j: refused, nothing sent', async (value) => {
+		if (value === '') {
+			// n8n itself refuses to start a workflow with an empty required field.
+			await expect(runAction(ctx, params(value))).rejects.toThrow(/is required/);
+			expect(ctx.sb.requests).toEqual([]);
+			return;
+		}
+		const result = await runAction(ctx, params(value));
+		expect(result.error).toBeDefined();
+		refused(lastThrownError(), label);
+	});
+
+	test.each(values)('mapped from the item %j: refused, nothing sent', async (value) => {
+		await runAction(ctx, params(locator ? rl(`={{ $json.id }}`) : '={{ $json.id }}'), [{ id: value }]);
+		refused(lastThrownError(), label);
+	});
+
+	if (locator) {
+		test.each(HOSTILE.slice(0, 8))('as a plain string where a locator is expected %j: refused', async (value) => {
+			await runAction(ctx, params(value));
+			refused(lastThrownError(), label);
+		});
+	}
+});
+
+test('with Continue On Fail, each hostile id is an error item paired with its input, and a good one beside it runs', async () => {
+	const good = ctx.sb.data.contacts[0]!.cid;
+	const items: IDataObject[] = [{ id: '..' }, { id: good }, { id: 'a%2Fb' }, { id: 'x\ny' }];
+	const result = await runAction(ctx, { resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' }, items, {
+		continueOnFail: true,
+	});
+	expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+	expect(result.json[0].error).toMatch(/^Contact ID: "\.\." is a dot segment/);
+	expect(result.json[1].cid).toBe(good);
+	expect(result.json[2].error).toMatch(/^Contact ID: "a%2Fb" contains .*\(once %-decoded: "a\/b"\)/);
+	expect(result.json[3].error).toMatch(/^Contact ID: .* contains a control character/);
+	expect(apiPaths()).toEqual([`/v2/customers/${good}`]);
+});
+
+test.each(['c-12', 'A_B-C.D', 'a b', '100%', '...', 'café', '  trimmed  '])(
+	'a fine id %j is sent, encoded, to its own path',
+	async (value) => {
+		await runAction(ctx, { resource: 'contact', operation: 'get', contactId: value });
+		expect(apiPaths()).toEqual([`/v2/customers/${encodeURIComponent(value.trim())}`.replace(/%20/g, '%20')]);
+	},
+);
+
+test('an empty organization field uses the credential default organization', async () => {
+	for (const organizationId of ['', '   ']) {
+		ctx.sb.clearRequests();
+		const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true, organizationId });
+		expect(result.error).toBeUndefined();
+		expect(ctx.sb.requests.map((r) => r.path).filter((p) => !p.includes('login'))).toEqual([
+			`/v2/segments/organizations/${ctx.sb.organizationId}`,
+		]);
+	}
+});
+
+describe("the credential's default organization", () => {
+	let store: CredentialStore;
+	test.each(HOSTILE.filter((v) => v.trim()))('%j, with the node field empty: refused, nothing sent', async (value) => {
+		store = credentialFor(ctx.sb, { organizationId: value });
+		await runAction({ sb: ctx.sb, store }, { resource: 'segment', operation: 'getAll', returnAll: true });
+		refused(lastThrownError(), 'Organization ID (the credential’s default)');
+	});
+});
+
+describe('the trigger', () => {
+	const trigger = (parameters: INodeParameters) =>
+		buildWorkflow({
+			nodes: [node('Trigger', TRIGGER_TYPE, parameters), node('Done', 'test.noOp', {})],
+			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		});
+
+	test.each(HOSTILE.filter((v) => v.trim()))(
+		'organization %j: the poll fails naming the field, nothing sent',
+		async (value) => {
+			for (const mode of ['trigger', 'manual'] as const) {
+				await expect(
+					pollOnce(trigger({ organizationId: value, events: ['signup'] }), ctx.store, 'Trigger', mode),
+				).rejects.toThrow(/^Organization ID: /);
+				expect(ctx.sb.requests).toEqual([]);
+			}
+		},
+	);
+
+	test.each(HOSTILE.filter((v) => v.trim() && !v.includes(',')))(
+		'location %j: the poll fails naming the field, nothing sent',
+		async (value) => {
+			for (const mode of ['trigger', 'manual'] as const) {
+				await expect(
+					pollOnce(trigger({ events: ['signup'], options: { locationIds: [value] } }), ctx.store, 'Trigger', mode),
+				).rejects.toThrow(/^Options > Location Names or IDs: /);
+				expect(ctx.sb.requests).toEqual([]);
+			}
+		},
+	);
+});
+
+describe('the dropdowns', () => {
+	const methods: Array<[string, string]> = [
+		['loadOptions', 'getLocations'],
+		['loadOptions', 'getSegments'],
+		['loadOptions', 'getHotspots'],
+		['listSearch', 'searchLocations'],
+		['listSearch', 'searchHotspots'],
+	];
+	test.each(methods)(
+		'%s %s with a hostile organization in the node or the credential: refused, nothing sent',
+		async (_, method) => {
+			for (const value of ['..', 'a/b', '%2e%2e', 'a\nb', 'a%252Fb']) {
+				const action = node('Cloud4Wi', 'n8n-nodes-cloud4wi.cloud4Wi', {
+					resource: 'hotspot',
+					operation: 'getAll',
+					organizationId: value,
+				});
+				await expect(loadOptionsOf(ctx.store, action, method)).rejects.toThrow(/^Organization ID: /);
+				const fromCredential = credentialFor(ctx.sb, { organizationId: value });
+				const empty = node('Cloud4Wi', 'n8n-nodes-cloud4wi.cloud4Wi', { resource: 'hotspot', operation: 'getAll' });
+				await expect(loadOptionsOf(fromCredential, empty, method)).rejects.toThrow(/^Organization ID: /);
+				expect(ctx.sb.requests).toEqual([]);
+			}
+		},
+	);
+});
