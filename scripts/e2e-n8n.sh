@@ -174,24 +174,30 @@ info "npm also installed the peer dependency n8n-workflow $PEER next to it (n8n 
 
 # ------------------------------------------------------------------------------------------------
 phase "2. sandbox"
-start_bg "$RUN/sandbox.log" node "$ROOT/test/sandbox/cli.js" --port 0 --contacts 60
-SANDBOX_PID=$STARTED_PID
-SANDBOX_URL=""
-for _ in $(seq 1 60); do
-	SANDBOX_URL="$(grep -o 'Base URL *http://127\.0\.0\.1:[0-9]*' "$RUN/sandbox.log" 2>/dev/null | grep -o 'http.*' | head -n 1)"
-	[[ -n "$SANDBOX_URL" ]] && break
-	kill -0 "$SANDBOX_PID" 2>/dev/null || break
-	sleep 0.25
-done
-[[ -n "$SANDBOX_URL" ]] || {
-	tail_of "$RUN/sandbox.log"
-	abort "start the sandbox (node test/sandbox/cli.js --port 0)"
+# Starts a sandbox (extra arguments go to test/sandbox/cli.js), logging to $1; sets SANDBOX_URL, CLIENT_KEY,
+# CLIENT_SECRET and ORGANIZATION_ID from what it prints.
+start_sandbox() {
+	local log="$1" pid
+	shift
+	start_bg "$log" node "$ROOT/test/sandbox/cli.js" --port 0 "$@"
+	pid=$STARTED_PID
+	SANDBOX_URL=""
+	for _ in $(seq 1 60); do
+		SANDBOX_URL="$(grep -o 'Base URL *http://127\.0\.0\.1:[0-9]*' "$log" 2>/dev/null | grep -o 'http.*' | head -n 1)"
+		[[ -n "$SANDBOX_URL" ]] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.25
+	done
+	[[ -n "$SANDBOX_URL" ]] || return 1
+	CLIENT_KEY="$(sed -n "s/^ *Client key  *//p" "$log" | head -n 1)"
+	CLIENT_SECRET="$(sed -n "s/^ *Client secret  *//p" "$log" | head -n 1)"
+	ORGANIZATION_ID="$(sed -n "s/^ *Organization id  *//p" "$log" | head -n 1)"
+	[[ -n "$CLIENT_KEY" && -n "$CLIENT_SECRET" && -n "$ORGANIZATION_ID" ]]
 }
-field() { sed -n "s/^ *$1  *//p" "$RUN/sandbox.log" | head -n 1; }
-CLIENT_KEY="$(field 'Client key')"
-CLIENT_SECRET="$(field 'Client secret')"
-ORGANIZATION_ID="$(field 'Organization id')"
-[[ -n "$CLIENT_KEY" && -n "$CLIENT_SECRET" && -n "$ORGANIZATION_ID" ]] || abort "read the demo credentials from the sandbox's output"
+start_sandbox "$RUN/sandbox.log" --contacts 60 || {
+	tail_of "$RUN/sandbox.log"
+	abort "start the sandbox (node test/sandbox/cli.js --port 0) and read its demo credentials"
+}
 admin GET /__admin/state >"$RUN/state-boot.json" || abort "sandbox admin door at $SANDBOX_URL"
 pass "sandbox at $SANDBOX_URL (organization $ORGANIZATION_ID)"
 
@@ -206,7 +212,7 @@ export N8N_RUNNERS_BROKER_PORT="$(free_port)"
 export N8N_LOG_OUTPUT=console N8N_LOG_LEVEL=info
 export GENERIC_TIMEZONE=UTC
 export N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false
-n8n_cli() { timeout 180 "$N8N_BIN" "$@"; }
+n8n_cli() { timeout 180 "${CLI_BIN:-$N8N_BIN}" "$@"; } # CLI_BIN: another n8n (1.x)
 
 node "$ROOT/e2e/fill-template.js" "$ROOT/e2e/credential.template.json" "$RUN/credential.json" \
 	BASE_URL="$SANDBOX_URL" CLIENT_KEY="$CLIENT_KEY" CLIENT_SECRET="$CLIENT_SECRET" ORGANIZATION_ID="$ORGANIZATION_ID" ||
@@ -229,25 +235,75 @@ fi
 
 # ------------------------------------------------------------------------------------------------
 phase "4a. action workflows (n8n execute)"
+# Runs every action workflow with `n8n execute` (already imported), keeping output, exit code and the requests the
+# sandbox saw per workflow in $1, for e2e/check-actions.js.
+run_actions() {
+	local A="$1" file key id t0
+	admin GET /__admin/state >"$A/state-start.json"
+	for file in "$ROOT"/e2e/workflows/actions/*.json; do
+		key="$(basename "$file" .json)"
+		id="$(node -p "require('$file').id")"
+		[[ "$key" == *token-revoke* ]] && admin GET /__admin/state >"$A/state-before-revoke.json"
+		admin DELETE /__admin/requests >/dev/null
+		t0="$(now_s)"
+		n8n_cli execute --id "$id" --rawOutput >"$A/$key.out" 2>"$A/$key.err"
+		echo $? >"$A/$key.rc"
+		admin GET /__admin/requests >"$A/$key.requests.json"
+		info "$(printf '%-28s exit %s  %5.1f s  %3s requests' "$key" "$(cat "$A/$key.rc")" "$(echo "$(now_s) - $t0" | bc)" \
+			"$(node -p "require('$A/$key.requests.json').count" 2>/dev/null || echo '?')")"
+	done
+	admin GET /__admin/state >"$A/state-end.json"
+	n8n_cli export:credentials --all --decrypted --output="$A/credentials.json" >"$A/export-credentials.log" 2>&1
+}
 A="$RUN/actions"
-admin GET /__admin/state >"$A/state-start.json"
-for file in "$ROOT"/e2e/workflows/actions/*.json; do
-	key="$(basename "$file" .json)"
-	id="$(node -p "require('$file').id")"
-	[[ "$key" == *token-revoke* ]] && admin GET /__admin/state >"$A/state-before-revoke.json"
-	admin DELETE /__admin/requests >/dev/null
-	t0="$(now_s)"
-	n8n_cli execute --id "$id" --rawOutput >"$A/$key.out" 2>"$A/$key.err"
-	echo $? >"$A/$key.rc"
-	admin GET /__admin/requests >"$A/$key.requests.json"
-	info "$(printf '%-28s exit %s  %5.1f s  %3s requests' "$key" "$(cat "$A/$key.rc")" "$(echo "$(now_s) - $t0" | bc)" \
-		"$(node -p "require('$A/$key.requests.json').count" 2>/dev/null || echo '?')")"
-done
-admin GET /__admin/state >"$A/state-end.json"
-n8n_cli export:credentials --all --decrypted --output="$A/credentials.json" >"$A/export-credentials.log" 2>&1
+run_actions "$A"
 
 phase "4b. action checks"
 run_checks "$A/checks.txt" node "$ROOT/e2e/check-actions.js" "$A"
+
+# Three executions of e2e/workflows/expiry.json (imported) with every token expired after the first, the sandbox
+# answering $1 for an expired token: each must succeed, the second with exactly one login, the third with none
+# (the renewed token was stored in the credential). Label $2, files in $3.
+expiry_check() {
+	local status="$1" label="$2" dir="$3" i
+	mkdir -p "$dir"
+	admin POST /__admin/expired-status -H 'content-type: application/json' -d "{\"status\":$status}" >/dev/null
+	for i in 1 2 3; do
+		admin DELETE /__admin/requests >/dev/null
+		n8n_cli execute --id c4wE2eExpiry0001 --rawOutput >"$dir/exec-$i.out" 2>"$dir/exec-$i.err"
+		echo $? >"$dir/exec-$i.rc"
+		admin GET /__admin/requests >"$dir/exec-$i.requests.json"
+		((i == 1)) && admin POST /__admin/tokens/expire >/dev/null
+	done
+	run_checks "$dir/checks.txt" node -e '
+		const [dir, status, label] = process.argv.slice(1);
+		const fs = require("fs");
+		const { parseExecuteOutput, runError } = require(process.env.ROOT + "/e2e/execute-output.js");
+		const runs = [1, 2, 3].map((i) => {
+			const requests = JSON.parse(fs.readFileSync(`${dir}/exec-${i}.requests.json`, "utf8")).requests;
+			const { run } = parseExecuteOutput(fs.readFileSync(`${dir}/exec-${i}.out`, "utf8"));
+			const contacts = run?.data?.resultData?.runData?.Contacts?.[0]?.data?.main?.[0]?.length ?? 0;
+			return {
+				rc: fs.readFileSync(`${dir}/exec-${i}.rc`, "utf8").trim(),
+				error: run ? runError(run) : "no run data",
+				contacts,
+				logins: requests.filter((r) => r.path === "/v1/sts/login/services").length,
+				refused: requests.filter((r) => r.status === Number(status)).length,
+			};
+		});
+		const say = (ok, text) => console.log(`${ok ? "PASS" : "FAIL"} ${label}: ${text}`);
+		say(runs.every((r) => r.rc === "0" && !r.error && r.contacts === 5), `three executions across a token expiry all succeed (${JSON.stringify(runs.map((r) => r.error ?? `exit ${r.rc}, ${r.contacts} contacts`))})`);
+		say(runs[1].refused === 1 && runs[1].logins === 1, `after expiry (${status}): 1 refused request, then exactly 1 login (saw ${runs[1].refused} refused, ${runs[1].logins} logins)`);
+		say(runs[2].logins === 0 && runs[2].refused === 0, `the next execution reuses the renewed token stored in the credential (${runs[2].logins} logins)`);
+	' "$dir" "$status" "$label"
+}
+
+phase "4c. token expiry across executions, n8n $N8N_VERSION"
+n8n_cli import:workflow --input="$ROOT/e2e/workflows/expiry.json" >"$RUN/import-expiry.log" 2>&1 || fail "import the expiry workflow"
+export ROOT
+expiry_check 403 "n8n $N8N_VERSION, expired token answered 403" "$RUN/expiry-403"
+expiry_check 401 "n8n $N8N_VERSION, expired token answered 401" "$RUN/expiry-401"
+admin POST /__admin/expired-status -H 'content-type: application/json' -d '{"status":403}' >/dev/null
 
 # ------------------------------------------------------------------------------------------------
 phase "5a. trigger: sink, publish, n8n start"
@@ -416,7 +472,8 @@ cred_test() {
 }
 for case in "ok|$SANDBOX_URL|$CLIENT_SECRET|\"status\":\"OK\"" \
 	"wrong secret|$SANDBOX_URL|wrong-secret-e2e|Invalid client key or secret" \
-	"unreachable|http://127.0.0.1:9|$CLIENT_SECRET|no answer from http://127.0.0.1:9/v1/sts/login/services (connection refused)"; do
+	"unreachable|http://127.0.0.1:9|$CLIENT_SECRET|no answer from http://127.0.0.1:9/v1/sts/login/services (connection refused)" \
+	"plain http to a remote host|http://explore.cloud4wi.com|$CLIENT_SECRET|must start with https://"; do
 	IFS='|' read -r name url secret expect <<<"$case"
 	answer="$(cred_test "$url" "$secret")"
 	if [[ "$answer" == *"$expect"* && "$answer" != *wrong-secret-e2e* ]]; then
@@ -425,5 +482,41 @@ for case in "ok|$SANDBOX_URL|$CLIENT_SECRET|\"status\":\"OK\"" \
 		fail "credential Test button, $name: $answer"
 	fi
 done
+
+# ------------------------------------------------------------------------------------------------
+phase "7a. n8n $N8N1_VERSION (the 1.x line): install, package, a fresh sandbox"
+stop_n8n
+if ! n8n_ready_at "$N8N1_VERSION" "$N8N1_HOME"; then
+	info "installing n8n@$N8N1_VERSION (a few minutes; logs in $RUN/n8n1-install.log)"
+	ensure_n8n_at "$N8N1_VERSION" "$N8N1_HOME" "$RUN/n8n1-install.log" || {
+		tail_of "$RUN/n8n1-install.log" 25
+		abort "install n8n@$N8N1_VERSION"
+	}
+fi
+ONE="$RUN/n8n1"
+mkdir -p "$ONE/actions"
+export N8N_USER_FOLDER="$ONE/home"
+install_package "$N8N_USER_FOLDER" "$ONE" || abort "install the packed package into n8n $N8N1_VERSION's nodes folder"
+start_sandbox "$ONE/sandbox.log" --contacts 60 || abort "start a second sandbox for n8n $N8N1_VERSION"
+CLI_BIN="$N8N1_BIN"
+export N8N_RUNNERS_BROKER_PORT="$(free_port)"
+node "$ROOT/e2e/fill-template.js" "$ROOT/e2e/credential.template.json" "$ONE/credential.json" \
+	BASE_URL="$SANDBOX_URL" CLIENT_KEY="$CLIENT_KEY" CLIENT_SECRET="$CLIENT_SECRET" ORGANIZATION_ID="$ORGANIZATION_ID"
+if n8n_cli import:credentials --input="$ONE/credential.json" >"$ONE/import.log" 2>&1 &&
+	n8n_cli import:workflow --separate --input="$ROOT/e2e/workflows/actions" >>"$ONE/import.log" 2>&1 &&
+	n8n_cli import:workflow --input="$ROOT/e2e/workflows/expiry.json" >>"$ONE/import.log" 2>&1; then
+	pass "n8n $("$N8N1_BIN" --version 2>/dev/null | tail -n 1): package installed, credential and workflows imported"
+else
+	tail_of "$ONE/import.log"
+	abort "import into n8n $N8N1_VERSION"
+fi
+
+phase "7b. action workflows on n8n $N8N1_VERSION"
+run_actions "$ONE/actions"
+run_checks "$ONE/actions/checks.txt" node "$ROOT/e2e/check-actions.js" "$ONE/actions"
+
+phase "7c. token expiry across executions, n8n $N8N1_VERSION"
+expiry_check 403 "n8n $N8N1_VERSION, expired token answered 403" "$ONE/expiry-403"
+expiry_check 401 "n8n $N8N1_VERSION, expired token answered 401" "$ONE/expiry-401"
 
 summary_and_exit
