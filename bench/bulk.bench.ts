@@ -106,45 +106,53 @@ async function counts(sb: RemoteSandbox) {
 	};
 }
 
-/** One case, RUNS times on a fresh sandbox each (the limiter starts cold each time: a new sandbox is a new account). */
-async function bulkCase(
-	name: string,
-	nodeName: string,
-	sandboxOptions: { maxInFlight?: number },
-	build: (sb: RemoteSandbox, store: CredentialStore, token: string, ids: string[]) => ReturnType<typeof buildWorkflow>,
-	options: { writes?: boolean; warm?: boolean; runs?: number; before?: (sb: RemoteSandbox) => Promise<void> } = {},
-): Promise<Row> {
-	const runs: Array<{ ms: number; heapDeltaMb: number; failed: number; c: Awaited<ReturnType<typeof counts>> }> = [];
-	for (let i = 0; i < (options.runs ?? RUNS); i++) {
-		const { sb, store } = await startRemoteCloud4Wi({ contacts: N, latencyMs: LATENCY_MS, retryAfterS: 1 });
-		try {
-			if (options.warm !== false) {
-				await runWorkflow(
-					buildWorkflow(actionWorkflow({ resource: 'segment', operation: 'getAll', returnAll: true })),
-					store,
-				);
-			}
-			const token = String(store.stored('cred-1').sessionToken);
-			const ids = await sb.cids();
-			const workflow = build(sb, store, token, ids);
-			await sb.setLoad(sandboxOptions);
-			await sb.clearRequests();
-			await options.before?.(sb);
-			const run = await measure(() => runWorkflow(workflow, store));
-			const output = run.value.output('Cloud4Wi');
-			if (output.length !== N) throw new Error(`${name}: ${output.length} items, expected ${N}`);
-			const failed = output.filter((item) => item.json.error !== undefined).length + (run.value.error ? N : 0);
-			runs.push({ ms: run.ms, heapDeltaMb: run.peakHeapDeltaMb, failed, c: await counts(sb) });
-		} finally {
-			await sb.close();
+type Build = (
+	sb: RemoteSandbox,
+	store: CredentialStore,
+	token: string,
+	ids: string[],
+) => ReturnType<typeof buildWorkflow>;
+interface Options {
+	writes?: boolean;
+	warm?: boolean;
+	before?: (sb: RemoteSandbox) => Promise<void>;
+}
+interface Run {
+	ms: number;
+	heapDeltaMb: number;
+	failed: number;
+	c: Awaited<ReturnType<typeof counts>>;
+}
+
+/** One run on a fresh sandbox (a new account, so the limiter starts cold). */
+async function runOnce(name: string, load: { maxInFlight?: number }, build: Build, options: Options): Promise<Run> {
+	const { sb, store } = await startRemoteCloud4Wi({ contacts: N, latencyMs: LATENCY_MS, retryAfterS: 1 });
+	try {
+		if (options.warm !== false) {
+			await runWorkflow(
+				buildWorkflow(actionWorkflow({ resource: 'segment', operation: 'getAll', returnAll: true })),
+				store,
+			);
 		}
+		const token = String(store.stored('cred-1').sessionToken);
+		const workflow = build(sb, store, token, await sb.cids());
+		await sb.setLoad(load);
+		await sb.clearRequests();
+		await options.before?.(sb);
+		const run = await measure(() => runWorkflow(workflow, store));
+		const output = run.value.output('Cloud4Wi');
+		if (output.length !== N) throw new Error(`${name}: ${output.length} items, expected ${N}`);
+		const failed = output.filter((item) => item.json.error !== undefined).length + (run.value.error ? N : 0);
+		return { ms: run.ms, heapDeltaMb: run.peakHeapDeltaMb, failed, c: await counts(sb) };
+	} finally {
+		await sb.close();
 	}
+}
+
+/** The median run as a table row. */
+function summarize(name: string, nodeName: string, runs: Run[], options: Options): Row {
 	const mid = runs.find((r) => r.ms === median(runs.map((x) => x.ms)))!;
-	const appliedOnce = options.writes
-		? runs.every((r) => r.c.applied.size === N && [...r.c.applied.values()].every((n) => n === 1))
-			? 'yes'
-			: 'no'
-		: '-';
+	const once = (r: Run) => r.c.applied.size === N && [...r.c.applied.values()].every((n) => n === 1);
 	const row: Row = {
 		case: name,
 		node: nodeName,
@@ -153,13 +161,39 @@ async function bulkCase(
 		rateLimited: mid.c.rateLimited,
 		logins: mid.c.logins,
 		failedItems: mid.failed,
-		appliedOnce,
+		appliedOnce: options.writes ? (runs.every(once) ? 'yes' : 'no') : '-',
 		vsHttpNode: '-',
 		vsFloor: '-',
 		heapKbPerItem: round((Math.max(...runs.map((r) => r.heapDeltaMb)) * 1024) / N, 1),
 	};
 	rows.push(row);
 	return row;
+}
+
+async function bulkCase(
+	name: string,
+	load: { maxInFlight?: number },
+	build: Build,
+	options: Options = {},
+	runs = RUNS,
+) {
+	const done: Run[] = [];
+	for (let i = 0; i < runs; i++) done.push(await runOnce(name, load, build, options));
+	return summarize(name, 'Cloud4Wi', done, options);
+}
+
+/** Our node and the HTTP Request node, run by turns so that load on the machine falls on both alike. */
+async function compare(name: string, load: { maxInFlight?: number }, build: Build) {
+	const mine: Run[] = [];
+	const theirs: Run[] = [];
+	for (let i = 0; i < RUNS; i++) {
+		mine.push(await runOnce(name, load, build, { writes: true }));
+		if (httpRequestNode) theirs.push(await runOnce(name, load, httpRequestBuild, { writes: true }));
+	}
+	const our = summarize(name, 'Cloud4Wi', mine, { writes: true });
+	const http = httpRequestNode ? summarize(name, 'HTTP Request', theirs, { writes: true }) : undefined;
+	if (http) our.vsHttpNode = `${round(our.ms / http.ms, 2)}x`;
+	return { our, http };
 }
 
 const ours = (params: INodeParameters) => (_sb: RemoteSandbox, _s: CredentialStore, _t: string, ids: string[]) =>
@@ -169,7 +203,7 @@ const ours = (params: INodeParameters) => (_sb: RemoteSandbox, _s: CredentialSto
 			ids.map((id, i) => ({ id, accepted: i % 2 === 0 })),
 		),
 	);
-const theirs = (sb: RemoteSandbox, _s: CredentialStore, token: string, ids: string[]) =>
+const httpRequestBuild = (sb: RemoteSandbox, _s: CredentialStore, token: string, ids: string[]) =>
 	httpRequestWorkflow(
 		sb,
 		token,
@@ -186,63 +220,40 @@ afterAll(() => {
 
 describe('bulk', () => {
 	test('Update Opt-Ins, no limit: our node and the HTTP Request node', async () => {
-		const our = await bulkCase('opt-ins, no limit', 'Cloud4Wi', {}, ours(optInParams), { writes: true });
-		if (!httpRequestNode) return;
-		const http = await bulkCase('opt-ins, no limit', 'HTTP Request', {}, theirs, { writes: true });
-		our.vsHttpNode = `${round(our.ms / http.ms, 2)}x`;
+		await compare('opt-ins, no limit', {}, ours(optInParams));
 	});
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most: our node and the HTTP Request node`, async () => {
-		const our = await bulkCase(`opt-ins, limit ${LIMIT}`, 'Cloud4Wi', { maxInFlight: LIMIT }, ours(optInParams), {
-			writes: true,
-		});
+		const { our, http } = await compare(`opt-ins, limit ${LIMIT}`, { maxInFlight: LIMIT }, ours(optInParams));
 		our.vsFloor = `${round(our.ms / FLOOR_MS, 2)}x`;
+		if (http) http.vsFloor = `${round(http.ms / FLOOR_MS, 2)}x`;
 		expect(our.failedItems).toBe(0);
 		expect(our.appliedOnce).toBe('yes');
-		if (!httpRequestNode) return;
-		const http = await bulkCase(`opt-ins, limit ${LIMIT}`, 'HTTP Request', { maxInFlight: LIMIT }, theirs, {
-			writes: true,
-		});
-		http.vsFloor = `${round(http.ms / FLOOR_MS, 2)}x`;
 	});
 
 	test('Update Opt-Ins one at a time (Max Concurrent Requests 1), as the node ran before', async () => {
 		const sequential = await bulkCase(
 			'opt-ins, one at a time (before)',
-			'Cloud4Wi',
 			{},
 			ours({ ...optInParams, requestOptions: { maxConcurrentRequests: 1 } }),
-			{ writes: true, runs: 1 },
+			{ writes: true },
+			1,
 		);
 		sequential.vsFloor = `${round(sequential.ms / (N * LATENCY_MS), 2)}x N x latency`;
 	});
 
 	test('Get contact', async () => {
-		await bulkCase(
-			'get contact',
-			'Cloud4Wi',
-			{},
-			ours({ resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' }),
-		);
+		await bulkCase('get contact', {}, ours({ resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' }));
 	});
 
 	test('a token that expires mid-run, and a first run with no stored token: one login each', async () => {
-		const expiry = await bulkCase(
-			`opt-ins, token expires, limit ${LIMIT}`,
-			'Cloud4Wi',
-			{ maxInFlight: LIMIT },
-			ours(optInParams),
-			{
-				writes: true,
-				before: (sb) => sb.addFault({ method: 'PUT', expireTokens: true, skip: 300 }),
-			},
-		);
+		const expiry = await bulkCase(`opt-ins, token expires, limit ${LIMIT}`, { maxInFlight: LIMIT }, ours(optInParams), {
+			writes: true,
+			before: (sb) => sb.addFault({ method: 'PUT', expireTokens: true, skip: 300 }),
+		});
 		expect(expiry.logins).toBe(1);
 		expect(expiry.failedItems).toBe(0);
-		const first = await bulkCase('opt-ins, first run (no token)', 'Cloud4Wi', {}, ours(optInParams), {
-			writes: true,
-			warm: false,
-		});
+		const first = await bulkCase('opt-ins, first run (no token)', {}, ours(optInParams), { writes: true, warm: false });
 		expect(first.logins).toBe(1);
 	});
 });
