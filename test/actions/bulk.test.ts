@@ -22,6 +22,14 @@ async function warm(): Promise<void> {
 
 const cids = () => ctx.sb.data.contacts.map((c) => c.cid).slice(0, N);
 const getContact = { resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' };
+/** Contact > Get for each id, one item each. */
+const getEach = (ids: string[], extra = {}) =>
+	runAction(
+		ctx,
+		getContact,
+		ids.map((id) => ({ id })),
+		extra,
+	);
 const optIn = {
 	resource: 'contact',
 	operation: 'updateOptIns',
@@ -43,11 +51,7 @@ test(`${N} items keep their order and pairing`, async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
 	await warm();
 	const ids = cids();
-	const result = await runAction(
-		ctx,
-		getContact,
-		ids.map((id) => ({ id })),
-	);
+	const result = await getEach(ids);
 	expect(result.error).toBeUndefined();
 	expect(result.json.map((j) => j.cid)).toEqual(ids);
 	expect(result.items.map((i) => i.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
@@ -84,11 +88,7 @@ test('a token that expires mid-run with 16 in flight: exactly one login, no fail
 	await warm();
 	ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', expireTokens: true, skip: 300 });
 	const ids = cids();
-	const result = await runAction(
-		ctx,
-		getContact,
-		ids.map((id) => ({ id })),
-	);
+	const result = await getEach(ids);
 	expect(result.error).toBeUndefined();
 	expect(result.json.map((j) => j.cid)).toEqual(ids);
 	expect(logins()).toHaveLength(1);
@@ -102,11 +102,7 @@ test('a token that expires mid-run with 16 in flight: exactly one login, no fail
 test(`a first run with no stored token and ${N} items: exactly one login`, async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
 	const ids = cids();
-	const result = await runAction(
-		ctx,
-		getContact,
-		ids.map((id) => ({ id })),
-	);
+	const result = await getEach(ids);
 	expect(result.error).toBeUndefined();
 	expect(result.json).toHaveLength(N);
 	expect(logins()).toHaveLength(1);
@@ -125,12 +121,7 @@ test('a key without the rights: every item fails with the 403, after one login, 
 		body: { message: 'Forbidden' },
 	});
 	const ids = cids().slice(0, 200);
-	const result = await runAction(
-		ctx,
-		getContact,
-		ids.map((id) => ({ id })),
-		{ continueOnFail: true },
-	);
+	const result = await getEach(ids, { continueOnFail: true });
 	expect(result.json).toHaveLength(200);
 	expect(result.json.every((j) => j.httpCode === '403' && j.error === 'Forbidden')).toBe(true);
 	expect(logins()).toHaveLength(1);

@@ -8,7 +8,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { Hotspot, Location, LoggedRequest } from '../sandbox';
 import type { TestContext } from '../harness/cloud4wi';
-import { apiCalls, expectInputError, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { apiCalls, expectInputError, runAction, startCloud4Wi, LOCATION_REQUIRED } from '../harness/cloud4wi';
 import { lastThrownError } from '../harness/engine';
 
 const HOTSPOTS = 2_500;
@@ -411,18 +411,7 @@ describe('hotspot', () => {
 });
 
 describe('location', () => {
-	const required = {
-		name: 'Milano Duomo Store',
-		timezone: 'Europe/Rome',
-		country: 'it',
-		address: 'Piazza del Duomo 1',
-		city: 'Milan',
-		state: 'MI',
-		zip: '20121',
-		loginProfileId: 'lp-default',
-		locationProfileId: 'lpr-default',
-		welcomePortalId: 'wp-default',
-	};
+	const required = LOCATION_REQUIRED;
 	const create = { resource: 'location', operation: 'create', ...required };
 
 	test('Create sends every required field and the additional ones; the answer keeps newTags', async () => {

@@ -8,6 +8,20 @@ import type { RunResult, WorkflowJson } from './engine';
 import { buildWorkflow, CredentialStore, lastThrownError, runWorkflow } from './engine';
 
 export const CREDENTIAL_ID = 'cred-1';
+
+/** Every required field of Location > Create, valid. */
+export const LOCATION_REQUIRED = {
+	name: 'Milano Duomo Store',
+	timezone: 'Europe/Rome',
+	country: 'it',
+	address: 'Piazza del Duomo 1',
+	city: 'Milan',
+	state: 'MI',
+	zip: '20121',
+	loginProfileId: 'lp-default',
+	locationProfileId: 'lpr-default',
+	welcomePortalId: 'wp-default',
+};
 export const ACTION_TYPE = 'n8n-nodes-cloud4wi.cloud4Wi';
 export const TRIGGER_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTrigger';
 

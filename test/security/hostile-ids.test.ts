@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
-import { credentialFor, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { credentialFor, node, runAction, startCloud4Wi, TRIGGER_TYPE, LOCATION_REQUIRED } from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, loadOptionsOf, pollOnce } from '../harness/engine';
 import type { CredentialStore } from '../harness/engine';
 
@@ -50,18 +50,7 @@ const HOSTILE = [
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const hotspotCreate = { name: 'Lobby AP', routerType: 'meraki', latitude: 45.4642, longitude: 9.19 };
-const locationCreate = {
-	name: 'Milano Duomo Store',
-	timezone: 'Europe/Rome',
-	country: 'it',
-	address: 'Piazza del Duomo 1',
-	city: 'Milan',
-	state: 'MI',
-	zip: '20121',
-	loginProfileId: 'lp-default',
-	locationProfileId: 'lpr-default',
-	welcomePortalId: 'wp-default',
-};
+const locationCreate = LOCATION_REQUIRED;
 const optIns = { optIns: { optIn: [{ policy: 'privacy', accepted: true }] } };
 
 /** Every operation that puts an id in a path, with each such field, its label, whether it is a locator, and other fields. */
