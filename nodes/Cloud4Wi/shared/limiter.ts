@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 /** Requests in flight at first; the level doubles every round trip until the service first answers 429. */
-export const START_IN_FLIGHT = 8;
+const START_IN_FLIGHT = 8;
 /** After a 429, the level that drew it is tried again only after this long without another. */
 const PROBE_AFTER_MS = 60_000;
 
@@ -39,11 +39,6 @@ export class Limiter {
 	private roundTripMs = 0;
 	/** Earliest start of the next request: starts are spread over a round trip instead of leaving in bursts. */
 	private nextStartAt = 0;
-
-	/** Current in-flight limit (for tests and benchmarks). */
-	get level(): number {
-		return Math.min(this.limit, this.cap);
-	}
 
 	/** Waits for a free place, and for any pause a 429 set. `cap` is the run's Max Concurrent Requests. */
 	async acquire(cap: number): Promise<Slot> {
@@ -103,7 +98,7 @@ export class Limiter {
 		// Near the known limit, step under it; far under it, the service slowed down: halve. Never up.
 		const nearLimit = this.ceiling === Number.POSITIVE_INFINITY || 2 * slot.inFlight >= this.ceiling;
 		this.limit = Math.min(this.limit, nearLimit ? under : Math.max(1, Math.floor(slot.inFlight / 2)));
-		this.ceiling = Math.min(this.ceiling, slot.inFlight);
+		this.ceiling = slot.inFlight;
 		this.limitedAt = now;
 		this.cutAt = this.sent;
 		this.credit = 0;

@@ -1,0 +1,59 @@
+/** The limiter's rules, on their own: slow start, the cap, the cut after a 429, the pause, one cut per congestion. */
+import type { Slot } from '../../nodes/Cloud4Wi/shared/limiter';
+import { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
+
+/** Asks for `n` places at once; the array fills as they are granted. */
+function ask(limiter: Limiter, cap: number, n: number): Slot[] {
+	const granted: Slot[] = [];
+	for (let i = 0; i < n; i++) void limiter.acquire(cap).then((slot) => granted.push(slot));
+	return granted;
+}
+const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** 8 granted and answered, then 16 granted (levels 1..16): the state every case below starts from. */
+async function sixteenInFlight(limiter: Limiter): Promise<Slot[]> {
+	const granted = ask(limiter, 64, 200);
+	await after(50);
+	expect(granted).toHaveLength(8);
+	for (const slot of granted.slice(0, 8)) limiter.release(slot, 'answered');
+	await after(100);
+	expect(granted).toHaveLength(24);
+	return granted;
+}
+
+test('starts at 8 in flight; each good answer lets one more go (the level doubles per round trip)', async () => {
+	const granted = await sixteenInFlight(new Limiter());
+	expect(granted.slice(8).map((s) => s.inFlight)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+});
+
+test('never more in flight than Max Concurrent Requests', async () => {
+	const granted = ask(new Limiter(), 3, 10);
+	await after(50);
+	expect(granted).toHaveLength(3);
+});
+
+test('a 429 pauses every request for its Retry-After, then 2 under the level that drew it go out', async () => {
+	const limiter = new Limiter();
+	const granted = await sixteenInFlight(limiter);
+	const flying = granted.slice(8);
+	const refused = flying.find((s) => s.inFlight === 12)!;
+	limiter.release(refused, 'limited', 300);
+	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
+	await after(200);
+	expect(granted).toHaveLength(24); // paused: nothing new, although every place is free
+	await after(250);
+	expect(granted).toHaveLength(24 + 10);
+});
+
+test('refusals of one congestion, arriving in any order, settle on the lowest level refused', async () => {
+	const limiter = new Limiter();
+	const granted = await sixteenInFlight(limiter);
+	const flying = granted.slice(8);
+	const at = (level: number) => flying.find((s) => s.inFlight === level)!;
+	limiter.release(at(14), 'limited', 0); // arrives first: 12 for now
+	limiter.release(at(11), 'limited', 0); // sent before the cut, refused lower: 9
+	limiter.release(at(13), 'limited', 0); // never back up
+	for (const slot of flying.filter((s) => ![11, 13, 14].includes(s.inFlight))) limiter.release(slot, 'answered');
+	await after(100);
+	expect(granted).toHaveLength(24 + 9);
+});
