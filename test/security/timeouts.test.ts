@@ -146,6 +146,17 @@ describe("the trigger's poll with a request that hangs", () => {
 		expect(emitted).toHaveLength(1);
 	}, 20_000);
 
+	test('a 5xx asking to come back in a minute: the poll does not sleep past its budget', async () => {
+		const workflow = trigger();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.sb.addFault({ method: 'GET', path: '/events$', status: 503, retryAfter: 60, times: 10 });
+		const started = Date.now();
+		await expect(pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000)).rejects.toThrow(
+			'Cloud4Wi did not answer before the time for this poll ran out',
+		);
+		expect(Date.now() - started).toBeLessThan(4_000);
+	}, 20_000);
+
 	test('a later page that hangs: the poll hands over what it read inside its budget, and the next poll goes on from there', async () => {
 		const workflow = trigger();
 		await pollOnce(workflow, ctx.store, 'Trigger');

@@ -422,13 +422,17 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			run.account.limiter.release(slot, outcome, pauseMs);
 		}
 
+		// Waits before a read's next try, unless that would pass the run's deadline (a poll's budget).
+		const backOff = async (retryAfter: string | undefined) => {
+			const wait = retryAfterMs(retryAfter, failures++);
+			if (Date.now() + wait >= (run.settings.deadline ?? Number.POSITIVE_INFINITY)) {
+				throw timeoutError(this, req, run, failures, true);
+			}
+			await sleep(wait);
+		};
 		if ('failure' in answer) {
 			if (isRead && failures < RETRIES) {
-				const wait = retryAfterMs(undefined, failures++);
-				if (Date.now() + wait >= (run.settings.deadline ?? Number.POSITIVE_INFINITY)) {
-					throw timeoutError(this, req, run, failures, true); // no time left for another try
-				}
-				await sleep(wait);
+				await backOff(undefined);
 				continue;
 			}
 			if (answer.failure === 'timeout') throw timeoutError(this, req, run, failures + 1, false);
@@ -446,7 +450,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 		}
 		if (status === 429 && rateLimited++ < RATE_LIMIT_RETRIES) continue; // the limiter holds every request for the pause
 		if (status >= 500 && isRead && failures < RETRIES) {
-			await sleep(retryAfterMs(String(answer.headers['retry-after'] ?? ''), failures++));
+			await backOff(String(answer.headers['retry-after'] ?? ''));
 			continue;
 		}
 		if (status >= 300) throw serviceError(this, status, refusalBody(status, text), req);
