@@ -57,3 +57,17 @@ test('refusals of one congestion, arriving in any order, settle on the lowest le
 	await after(100);
 	expect(granted).toHaveLength(24 + 9);
 });
+
+test('starts are spread over the shortest recent round trip: one slow first answer does not hold the next ones back', async () => {
+	const limiter = new Limiter();
+	const cold = ask(limiter, 64, 2);
+	await after(600);
+	for (const slot of cold) limiter.release(slot, 'answered'); // a cold start: 600 ms
+	const warm = ask(limiter, 64, 1);
+	await after(20);
+	expect(warm).toHaveLength(1);
+	limiter.release(warm[0], 'answered'); // then the service answers at once
+	const next = ask(limiter, 64, 8);
+	await after(150);
+	expect(next).toHaveLength(8); // spread over the slow answer's 600 ms, 3 or 4 would have left by now
+});

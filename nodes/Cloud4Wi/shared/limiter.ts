@@ -35,7 +35,10 @@ export class Limiter {
 	/** 429s of requests sent before this sequence number belong to a congestion already acted on. */
 	private cutAt = 0;
 	private credit = 0;
-	/** Smoothed time from sending to answer (0: none measured yet). */
+	/**
+	 * Time from sending to answer, at its shortest lately (0: none measured yet). Quick to fall and slow to rise: one
+	 * slow answer, such as a cold first request, must not spread the next starts out.
+	 */
 	private roundTripMs = 0;
 	/** Earliest start of the next request: starts are spread over a round trip instead of leaving in bursts. */
 	private nextStartAt = 0;
@@ -75,7 +78,8 @@ export class Limiter {
 		if (outcome === 'limited') this.limited(slot, retryAfterMs);
 		else if (outcome === 'answered') {
 			const took = Date.now() - slot.startedAt;
-			this.roundTripMs = this.roundTripMs ? 0.8 * this.roundTripMs + 0.2 * took : took;
+			this.roundTripMs =
+				!this.roundTripMs || took < this.roundTripMs ? took : this.roundTripMs + 0.05 * (took - this.roundTripMs);
 			this.grow();
 		}
 		// Wake as many as there are places now (each checks again, so waking one too many is harmless).

@@ -102,9 +102,7 @@ export function startRun(ctx: Cloud4WiContext, settings: Partial<RunSettings>): 
 }
 
 function runOf(ctx: Cloud4WiContext): Promise<Run> {
-	let run = runs.get(ctx);
-	if (!run) runs.set(ctx, (run = openRun(ctx, DEFAULTS)));
-	return run;
+	return runs.get(ctx) ?? startRun(ctx, {});
 }
 
 /** The credential as read at the start of this run (no read or decryption per item). */
