@@ -47,7 +47,9 @@ export class Cloud4WiTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].length ? $parameter["events"].join(", ").replace(/_/g, " ") : "all events"}}',
-		description: 'Starts the workflow once for each new Cloud4Wi event: signups, visits, logins, campaign interactions',
+		// n8n's node panel merges this trigger with the Cloud4Wi node and shows this text for both: it says what the pair does.
+		description:
+			'Guest WiFi contacts and their opt-ins, events, WiFi connections, hotspots and locations; starts a workflow on each new signup, visit, login or campaign interaction',
 		defaults: { name: 'Cloud4Wi Trigger' },
 		polling: true,
 		inputs: [],
