@@ -24,7 +24,7 @@ const LOCATION = {
 	paris: '36088bfb869e7a2be6e9be73',
 };
 
-const e2e = useE2E();
+const e2e = useE2E('examples');
 
 type Json = Record<string, unknown>;
 interface NodeRun {

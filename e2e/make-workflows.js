@@ -2,12 +2,12 @@
 // Writes the action workflows of the n8n end-to-end run (e2e/workflows/actions/*.json), the fixtures that
 // scripts/e2e-n8n.sh imports. The JSON files are committed; edit this file and run it to change them:
 //   node e2e/make-workflows.js
-// Every workflow is Manual Trigger -> a chain of Cloud4Wi nodes. Node names are what e2e/check-actions.js
+// Every workflow is Manual Trigger -> a chain of Cloud4Wi nodes. Node names are what e2e/check-actions.ts
 // reads, so rename in both places.
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** The credential e2e/credential.template.json defines. */
+/** The credential the e2e fixtures import (e2e/fixtures.ts, importCredential). */
 const CREDENTIALS = { cloud4WiApi: { id: 'c4wE2eCred000001', name: 'Cloud4Wi sandbox (e2e)' } };
 
 /** A resource locator in "By ID" mode, as the UI saves it. */

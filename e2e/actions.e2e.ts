@@ -1,0 +1,145 @@
+/**
+ * Every operation of the action node in a real n8n, on both lines (2.40.7 and 1.123.81): the action workflows
+ * (e2e/workflows/actions, written by make-workflows.js) run with `n8n execute`, as separate processes; their output
+ * and the requests the sandbox saw are checked by e2e/check-actions.ts. Then the token-expiry workflow runs three
+ * times across an expiry, the service answering 403 and then 401.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { actionChecks } from './check-actions';
+import { parseExecuteOutput, runError } from './execute-output';
+import type { CheckResult as Check } from './trigger-events';
+import {
+	importWorkflows,
+	N8N_VERSIONS,
+	prepareN8n,
+	ROOT,
+	startSandbox,
+	workDir,
+	type N8n,
+	type N8nLine,
+	type Sandbox,
+} from './fixtures';
+
+const ACTIONS = join(ROOT, 'e2e', 'workflows', 'actions');
+const EXPIRY = join(ROOT, 'e2e', 'workflows', 'expiry.json');
+const CREDENTIAL = { id: 'c4wE2eCred000001', name: 'Cloud4Wi sandbox (e2e)' }; // as the workflow files name it
+const LOGIN = '/v1/sts/login/services';
+
+interface LoggedRequest {
+	method: string;
+	path: string;
+	status: number;
+}
+
+/** The check names, known before anything runs: the checks run over an empty folder all fail, but are all there. */
+const CHECK_NAMES = actionChecks(join(ROOT, 'e2e', 'no-such-folder')).map((c) => c.name);
+
+describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
+	const { version } = N8N_VERSIONS[line];
+	let dir = '';
+	let sandbox: Sandbox;
+	let n8n: N8n;
+	let checks: Check[] = [];
+	const requests = async () =>
+		(await sandbox.admin<{ requests: LoggedRequest[] }>('GET', '/__admin/requests')).requests;
+	const state = (file: string) =>
+		sandbox.admin('GET', '/__admin/state').then((s) => writeFileSync(join(dir, file), JSON.stringify(s)));
+
+	beforeAll(async () => {
+		dir = workDir(`actions-${version}`);
+		sandbox = await startSandbox(dir);
+		n8n = await prepareN8n(line, dir);
+		await n8n.importCredential(sandbox, CREDENTIAL.id, CREDENTIAL.name);
+		await importWorkflows(n8n, ACTIONS);
+		await importWorkflows(n8n, EXPIRY);
+
+		// Each workflow in its own `n8n execute` process, with the requests it caused, for check-actions.ts.
+		await state('state-start.json');
+		for (const file of readdirSync(ACTIONS)
+			.filter((f) => f.endsWith('.json'))
+			.sort()) {
+			const key = file.replace(/\.json$/, '');
+			const { id } = JSON.parse(readFileSync(join(ACTIONS, file), 'utf8')) as { id: string };
+			if (key.includes('token-revoke')) await state('state-before-revoke.json');
+			await sandbox.admin('DELETE', '/__admin/requests');
+			const result = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
+			writeFileSync(join(dir, `${key}.out`), result.stdout);
+			writeFileSync(join(dir, `${key}.err`), result.stderr);
+			writeFileSync(join(dir, `${key}.rc`), String(result.code));
+			await sandbox
+				.admin('GET', '/__admin/requests')
+				.then((r) => writeFileSync(join(dir, `${key}.requests.json`), JSON.stringify(r)));
+		}
+		await state('state-end.json');
+		const exported = await n8n.cli([
+			'export:credentials',
+			'--all',
+			'--decrypted',
+			`--output=${join(dir, 'credentials.json')}`,
+		]);
+		if (exported.code !== 0) throw new Error(`export:credentials failed: ${exported.stderr}`);
+		checks = actionChecks(dir);
+	}, 900_000);
+
+	afterAll(async () => {
+		await sandbox?.stop();
+	});
+
+	test('the package is installed as users install it: every file package.json names for n8n is there', () => {
+		const manifest = JSON.parse(readFileSync(join(n8n.packageDir, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[]; credentials: string[] };
+		};
+		const files = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
+		expect(files).toHaveLength(3);
+		for (const file of files) expect(readFileSync(join(n8n.packageDir, file)).length).toBeGreaterThan(0);
+	});
+
+	test.each(CHECK_NAMES)('%s', (name) => {
+		const check = checks.find((c) => c.name === name);
+		expect(check).toBeDefined();
+		expect(check!.problems).toEqual([]);
+	});
+
+	/** Three executions of the expiry workflow, every token expired after the first; the service refuses with `status`. */
+	describe.each([403, 401])('token expiry across executions, expired token answered %i', (status) => {
+		const runs: Array<{
+			code: number | null;
+			error: string | null;
+			contacts: number;
+			logins: number;
+			refused: number;
+		}> = [];
+		beforeAll(async () => {
+			await sandbox.admin('POST', '/__admin/expired-status', { status });
+			for (let i = 1; i <= 3; i++) {
+				await sandbox.admin('DELETE', '/__admin/requests');
+				const result = await n8n.cli(['execute', '--id=c4wE2eExpiry0001', '--rawOutput']);
+				writeFileSync(join(dir, `expiry-${status}-${i}.out`), result.stdout + result.stderr);
+				const seen = await requests();
+				const { run } = parseExecuteOutput(result.stdout);
+				runs.push({
+					code: result.code,
+					error: run ? runError(run) : 'no run data',
+					contacts: run?.data?.resultData?.runData?.Contacts?.[0]?.data?.main?.[0]?.length ?? 0,
+					logins: seen.filter((r) => r.path === LOGIN).length,
+					refused: seen.filter((r) => r.status === status).length,
+				});
+				if (i === 1) await sandbox.admin('POST', '/__admin/tokens/expire');
+			}
+		}, 600_000);
+
+		test('all three executions succeed, each with its 5 contacts', () => {
+			expect(runs.map(({ code, error, contacts }) => ({ code, error, contacts }))).toEqual(
+				Array(3).fill({ code: 0, error: null, contacts: 5 }),
+			);
+		});
+		test('after the expiry: 1 refused request, then exactly 1 login', () => {
+			expect({ refused: runs[1].refused, logins: runs[1].logins }).toEqual({ refused: 1, logins: 1 });
+		});
+		test('the next execution reuses the renewed token stored in the credential', () => {
+			expect({ refused: runs[2].refused, logins: runs[2].logins }).toEqual({ refused: 0, logins: 0 });
+		});
+	});
+});

@@ -1,0 +1,16 @@
+/**
+ * The end-to-end layer: typed tests against a real n8n and the sandbox, each suite starting its own (e2e/fixtures.ts).
+ * Run by scripts/e2e-n8n.sh, which installs n8n first; one suite at a time, since each runs n8n processes.
+ */
+const path = require('node:path');
+
+module.exports = {
+	rootDir: __dirname,
+	roots: ['<rootDir>'],
+	testMatch: ['**/*.e2e.ts'],
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, '..', 'tsconfig.json'), diagnostics: false }] },
+	maxWorkers: 1,
+	testTimeout: 120_000,
+	verbose: true,
+};
