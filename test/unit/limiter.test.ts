@@ -10,20 +10,20 @@ function ask(limiter: Limiter, cap: number, n: number): Slot[] {
 }
 const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** 8 granted and answered, then 16 granted (levels 1..16): the state every case below starts from. */
-async function sixteenInFlight(limiter: Limiter): Promise<Slot[]> {
+/** 16 granted and answered, then 32 granted (levels 1..32): the state every case below starts from. */
+async function thirtyTwoInFlight(limiter: Limiter): Promise<Slot[]> {
 	const granted = ask(limiter, 64, 200);
 	await after(50);
-	expect(granted).toHaveLength(8);
-	for (const slot of granted.slice(0, 8)) limiter.release(slot, 'answered');
+	expect(granted).toHaveLength(16);
+	for (const slot of granted.slice(0, 16)) limiter.release(slot, 'answered');
 	await after(100);
-	expect(granted).toHaveLength(24);
+	expect(granted).toHaveLength(48);
 	return granted;
 }
 
-test('starts at 8 in flight; each good answer lets one more go (the level doubles per round trip)', async () => {
-	const granted = await sixteenInFlight(new Limiter());
-	expect(granted.slice(8).map((s) => s.inFlight)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+test('starts at 16 in flight; each good answer lets one more go (the level doubles per round trip)', async () => {
+	const granted = await thirtyTwoInFlight(new Limiter());
+	expect(granted.slice(16).map((s) => s.inFlight)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
 });
 
 test('never more in flight than Max Concurrent Requests', async () => {
@@ -32,30 +32,30 @@ test('never more in flight than Max Concurrent Requests', async () => {
 	expect(granted).toHaveLength(3);
 });
 
-test('a 429 pauses every request for its Retry-After, then 2 under the level that drew it go out', async () => {
+test('a 429 pauses every request for its Retry-After, then one under the level that drew it go out', async () => {
 	const limiter = new Limiter();
-	const granted = await sixteenInFlight(limiter);
-	const flying = granted.slice(8);
+	const granted = await thirtyTwoInFlight(limiter);
+	const flying = granted.slice(16);
 	const refused = flying.find((s) => s.inFlight === 12)!;
 	limiter.release(refused, 'limited', 300);
 	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
 	await after(200);
-	expect(granted).toHaveLength(24); // paused: nothing new, although every place is free
+	expect(granted).toHaveLength(48); // paused: nothing new, although every place is free
 	await after(250);
-	expect(granted).toHaveLength(24 + 10);
+	expect(granted).toHaveLength(48 + 11);
 });
 
 test('refusals of one congestion, arriving in any order, settle on the lowest level refused', async () => {
 	const limiter = new Limiter();
-	const granted = await sixteenInFlight(limiter);
-	const flying = granted.slice(8);
+	const granted = await thirtyTwoInFlight(limiter);
+	const flying = granted.slice(16);
 	const at = (level: number) => flying.find((s) => s.inFlight === level)!;
-	limiter.release(at(14), 'limited', 0); // arrives first: 12 for now
-	limiter.release(at(11), 'limited', 0); // sent before the cut, refused lower: 9
+	limiter.release(at(14), 'limited', 0); // arrives first: 13 for now
+	limiter.release(at(11), 'limited', 0); // sent before the cut, refused lower: 10
 	limiter.release(at(13), 'limited', 0); // never back up
 	for (const slot of flying.filter((s) => ![11, 13, 14].includes(s.inFlight))) limiter.release(slot, 'answered');
 	await after(100);
-	expect(granted).toHaveLength(24 + 9);
+	expect(granted).toHaveLength(48 + 10);
 });
 
 test('starts are spread over the shortest recent round trip: one slow first answer does not hold the next ones back', async () => {

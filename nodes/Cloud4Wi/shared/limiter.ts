@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-/** Requests in flight at first; the level doubles every round trip until the service first answers 429. */
-const START_IN_FLIGHT = 8;
+/** Requests in flight at first (n8n's HTTP Request node sends all at once); +1 per answer until the first 429. */
+const START_IN_FLIGHT = 16;
 /** After a 429, the level that drew it is tried again only after this long without another. */
 const PROBE_AFTER_MS = 60_000;
 
@@ -91,8 +91,9 @@ export class Limiter {
 	private limited(slot: Slot, retryAfterMs: number): void {
 		const now = Date.now();
 		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-		// Our count runs ahead of the service's by the answers it has sent and we have not read yet: stay 2 under.
-		const under = Math.max(1, slot.inFlight - 2);
+		// The refused request was one too many: one under is the service's limit, or above it when our count ran ahead
+		// (answers sent and not yet read), which the next 429 corrects. Two under cost a sixteenth of the speed for good.
+		const under = Math.max(1, slot.inFlight - 1);
 		if (slot.seq < this.cutAt) {
 			// The same congestion: its refusals arrive in any order, the lowest level refused is the service's limit.
 			this.ceiling = Math.min(this.ceiling, slot.inFlight);
@@ -114,7 +115,7 @@ export class Limiter {
 			this.limit++; // no 429 seen yet: +1 per answer doubles the level every round trip
 			return;
 		}
-		if (this.limit + 2 >= this.ceiling && Date.now() - this.limitedAt < PROBE_AFTER_MS) return; // stay 2 under
+		if (this.limit + 1 >= this.ceiling && Date.now() - this.limitedAt < PROBE_AFTER_MS) return; // stay just under the level refused
 		if (++this.credit >= this.limit) {
 			this.credit = 0;
 			this.limit++; // +1 per round trip's worth of good answers
