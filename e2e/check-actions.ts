@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { nodeRun, parseExecuteOutput, runError, type Json } from './execute-output';
+import { readJson as readJsonFile } from './fixtures';
 import type { CheckResult } from './trigger-events';
 
 interface WorkflowRun {
@@ -19,13 +20,7 @@ interface WorkflowRun {
 }
 
 export function actionChecks(dir: string): CheckResult[] {
-	const readJson = (file: string, fallback: Json = null): Json => {
-		try {
-			return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-		} catch {
-			return fallback;
-		}
-	};
+	const readJson = (file: string, fallback: Json = null): Json => readJsonFile(path.join(dir, file), fallback);
 	const readText = (file: string) => {
 		try {
 			return fs.readFileSync(path.join(dir, file), 'utf8');

@@ -4,17 +4,12 @@
  * /rest/workflows/:id/run; for the Cloud4Wi Trigger that is Fetch Test Event), placeholders left as they are,
  * against the sandbox. `n8n execute` cannot run them: it starts only from a Manual or Execute Workflow Trigger.
  *
- * From ./fixtures it needs useE2E(), called at the top level, returning a handle filled in by its beforeAll:
- *   sandbox.url, sandbox.credentials ({ clientKey, clientSecret, organizationId }),
- *   sandbox.admin<T>(method, path, body?): the parsed JSON of a /__admin call;
- *   n8n.cli(args): runs the n8n binary with the fixture's environment, resolves { code, stdout, stderr };
- *   n8n.rest<T>(method, path, body?): a REST call to the running `n8n start` as the owner, resolves body.data.
+ * The credential is imported by useE2E (./fixtures) under the name the examples look for.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { useE2E } from './fixtures';
+import { importWorkflows, useE2E } from './fixtures';
 
 const EXAMPLES = join(__dirname, '..', 'examples');
 const CREDENTIAL_NAME = 'Cloud4Wi account'; // the name the examples refer to
@@ -24,7 +19,8 @@ const LOCATION = {
 	paris: '36088bfb869e7a2be6e9be73',
 };
 
-const e2e = useE2E('examples');
+const CREDENTIAL = { id: 'c4wExamplesCred1', name: CREDENTIAL_NAME };
+const e2e = useE2E('examples', { credential: CREDENTIAL });
 
 type Json = Record<string, unknown>;
 interface NodeRun {
@@ -140,25 +136,8 @@ const idOf = (prefix: string) => {
 	return found.id;
 };
 
-let credentialId = '';
-
-beforeAll(async () => {
-	// The credential users create, under the name the examples look for; then the examples, as users import them.
-	const dir = mkdtempSync(join(tmpdir(), 'examples-e2e-'));
-	try {
-		credentialId = 'c4wExamplesCred1';
-		const { clientKey, clientSecret, organizationId } = e2e.sandbox.credentials;
-		const file = join(dir, 'credential.json');
-		const data = { baseUrl: e2e.sandbox.url, clientKey, clientSecret, organizationId, sessionToken: '' };
-		writeFileSync(file, JSON.stringify([{ id: credentialId, name: CREDENTIAL_NAME, type: 'cloud4WiApi', data }]));
-		const credential = await e2e.n8n.cli(['import:credentials', `--input=${file}`]);
-		if (credential.code !== 0) throw new Error(`import:credentials failed: ${credential.stdout}${credential.stderr}`);
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-	const imported = await e2e.n8n.cli(['import:workflow', '--separate', `--input=${EXAMPLES}`]);
-	if (imported.code !== 0) throw new Error(`import:workflow failed: ${imported.stdout}${imported.stderr}`);
-}, 180_000);
+// The examples, as users import them.
+beforeAll(() => importWorkflows(e2e.n8n, EXAMPLES), 180_000);
 
 test('the five examples import, each Cloud4Wi node linked to the "Cloud4Wi account" credential by its name', async () => {
 	expect(examples).toHaveLength(5);
@@ -172,7 +151,7 @@ test('the five examples import, each Cloud4Wi node linked to the "Cloud4Wi accou
 		for (const node of cloud4WiNodes) {
 			expect({ node: node.name, credential: node.credentials?.cloud4WiApi }).toEqual({
 				node: node.name,
-				credential: { id: credentialId, name: CREDENTIAL_NAME },
+				credential: CREDENTIAL,
 			});
 		}
 	}

@@ -5,7 +5,7 @@
  * Every process started here runs in its own process group and is stopped by the suite that started it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -68,9 +68,10 @@ class Background {
 		private readonly child: ChildProcess,
 		readonly logFile: string,
 	) {
+		writeFileSync(logFile, '');
 		const keep = (chunk: Buffer) => {
 			this.output += chunk.toString('utf8');
-			writeFileSync(logFile, this.output);
+			appendFileSync(logFile, chunk); // not the whole log again on every chunk
 		};
 		child.stdout?.on('data', keep);
 		child.stderr?.on('data', keep);
