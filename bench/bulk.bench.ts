@@ -22,7 +22,7 @@ const N = 1000;
 const LATENCY_MS = 40;
 const LIMIT = 16;
 const FLOOR_MS = (N * LATENCY_MS) / LIMIT;
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const HTTP_NODE = 'n8n-nodes-base.httpRequest';
 
 /** n8n's HTTP Request node (4.2), from the n8n that scripts/n8n-lib.sh installs; undefined when it is not installed. */
@@ -40,7 +40,7 @@ function loadHttpRequestNode(): INodeType | undefined {
 		return undefined;
 	}
 }
-const httpRequestNode = loadHttpRequestNode();
+const httpRequestNode = process.env.BENCH_OURS_ONLY ? undefined : loadHttpRequestNode();
 if (httpRequestNode) registerNodeType(HTTP_NODE, httpRequestNode);
 
 const optInParams: INodeParameters = {
@@ -143,7 +143,10 @@ async function runOnce(name: string, load: { maxInFlight?: number }, build: Buil
 		const output = run.value.output('Cloud4Wi');
 		if (output.length !== N) throw new Error(`${name}: ${output.length} items, expected ${N}`);
 		const failed = output.filter((item) => item.json.error !== undefined).length + (run.value.error ? N : 0);
-		return { ms: run.ms, heapDeltaMb: run.peakHeapDeltaMb, failed, c: await counts(sb) };
+		const c = await counts(sb);
+		if (process.env.BENCH_VERBOSE)
+			process.stderr.write(`run: ${name}, ${Math.round(run.ms)} ms, ${c.rateLimited} 429s\n`);
+		return { ms: run.ms, heapDeltaMb: run.peakHeapDeltaMb, failed, c };
 	} finally {
 		await sb.close();
 	}

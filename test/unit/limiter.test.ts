@@ -45,7 +45,23 @@ test('a 429 pauses every request for its Retry-After, then one under the level t
 	expect(granted).toHaveLength(48 + 11);
 });
 
-test('refusals of one congestion, arriving in any order, settle on the lowest level refused', async () => {
+test('after a 429 the level is what the service still held: the requests sent before the refused one and unanswered', async () => {
+	const limiter = new Limiter();
+	const granted = await thirtyTwoInFlight(limiter);
+	const flying = granted.slice(16);
+	// Levels 1-4 are answered (their answers were on the way when 20 went out): the service held 5-19, fifteen.
+	for (const slot of flying.slice(0, 4)) limiter.release(slot, 'answered');
+	await after(50);
+	const before = granted.length;
+	expect(before).toBeGreaterThan(48); // the answers let more go out, sent after the refused one: not counted
+	const refused = flying.find((s) => s.inFlight === 20)!;
+	limiter.release(refused, 'limited', 200);
+	for (const slot of granted.slice(20).filter((s) => s !== refused)) limiter.release(slot, 'answered');
+	await after(350);
+	expect(granted).toHaveLength(before + 15); // counting from our level at sending (20) would say 19
+});
+
+test('refusals of one congestion, arriving in any order, settle on the lowest level held', async () => {
 	const limiter = new Limiter();
 	const granted = await thirtyTwoInFlight(limiter);
 	const flying = granted.slice(16);

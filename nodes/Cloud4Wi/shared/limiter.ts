@@ -17,7 +17,7 @@ export type Outcome = 'answered' | 'limited' | 'failed';
 
 /**
  * Adaptive cap on requests in flight to one Cloud4Wi account (one per credential and process): it grows while
- * answers are good, drops to just under the level that drew a 429, and pauses every request for the Retry-After.
+ * answers are good, drops to what the service held when it answered 429, and pauses every request for the Retry-After.
  */
 export class Limiter {
 	private limit = START_IN_FLIGHT;
@@ -26,6 +26,8 @@ export class Limiter {
 	private inFlight = 0;
 	/** Requests on their way (past pacing). */
 	private sending = 0;
+	/** Their sequence numbers. */
+	private readonly onTheWay = new Set<number>();
 	private sent = 0;
 	private readonly waiting: Array<() => void> = [];
 	private pausedUntil = 0;
@@ -66,6 +68,7 @@ export class Limiter {
 					continue;
 				}
 				// Counted once really on its way: a 429 tells how many the service was serving.
+				this.onTheWay.add(this.sent);
 				return { seq: this.sent++, inFlight: ++this.sending, startedAt: Date.now() };
 			}
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -75,6 +78,7 @@ export class Limiter {
 	release(slot: Slot, outcome: Outcome, retryAfterMs = 0): void {
 		this.inFlight--;
 		this.sending--;
+		this.onTheWay.delete(slot.seq);
 		if (outcome === 'limited') this.limited(slot, retryAfterMs);
 		else if (outcome === 'answered') {
 			const took = Date.now() - slot.startedAt;
@@ -91,19 +95,21 @@ export class Limiter {
 	private limited(slot: Slot, retryAfterMs: number): void {
 		const now = Date.now();
 		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-		// The refused request was one too many: one under is the service's limit, or above it when our count ran ahead
-		// (answers sent and not yet read), which the next 429 corrects. Two under cost a sixteenth of the speed for good.
-		const under = Math.max(1, slot.inFlight - 1);
+		// What the service held when it refused: the requests sent before this one and still unanswered. Our count at
+		// sending runs ahead of it (answers sent and not yet read), and a level one too high costs another pause.
+		let before = 0;
+		for (const seq of this.onTheWay) if (seq < slot.seq) before++;
+		const held = Math.max(1, before);
 		if (slot.seq < this.cutAt) {
-			// The same congestion: its refusals arrive in any order, the lowest level refused is the service's limit.
-			this.ceiling = Math.min(this.ceiling, slot.inFlight);
-			this.limit = Math.min(this.limit, under);
+			// The same congestion: its refusals arrive in any order, the lowest level held is the service's limit.
+			this.ceiling = Math.min(this.ceiling, held + 1);
+			this.limit = Math.min(this.limit, held);
 			return;
 		}
-		// Near the known limit, step under it; far under it, the service slowed down: halve. Never up.
-		const nearLimit = this.ceiling === Number.POSITIVE_INFINITY || 2 * slot.inFlight >= this.ceiling;
-		this.limit = Math.min(this.limit, nearLimit ? under : Math.max(1, Math.floor(slot.inFlight / 2)));
-		this.ceiling = slot.inFlight;
+		// Near the known limit, stay at what the service held; far under it, the service slowed down: halve. Never up.
+		const nearLimit = this.ceiling === Number.POSITIVE_INFINITY || 2 * (held + 1) >= this.ceiling;
+		this.limit = Math.min(this.limit, nearLimit ? held : Math.max(1, Math.floor((held + 1) / 2)));
+		this.ceiling = held + 1;
 		this.limitedAt = now;
 		this.cutAt = this.sent;
 		this.credit = 0;
