@@ -150,3 +150,30 @@ test('Continue On Fail with failing items among many: each failure is its own it
 			.sort(),
 	);
 }, 60_000);
+
+test('while a 429 holds every request, the next items are read ahead: their parameters are read during the pause', async () => {
+	ctx = await startCloud4Wi({ contacts: 300, latencyMs: 20, maxInFlight: 4, retryAfterS: 1 });
+	await warm();
+	const ids = cids().slice(0, 300);
+	// When each item's parameters were read shows in its request: the custom opt-in's title is the time of reading.
+	const readAt = {
+		...optIn,
+		optIns: { optIn: [{ policy: 'custom', customTitle: '={{ Date.now() }}', accepted: true }] },
+	};
+	const result = await runAction(
+		ctx,
+		readAt,
+		ids.map((id) => ({ id })),
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.json.filter((j) => j.error)).toEqual([]);
+	const puts = ctx.sb.requests.filter((r) => r.method === 'PUT' && r.status !== 429);
+	expect(puts).toHaveLength(300);
+	const read = new Map(puts.map((r) => [r.path, Number(/customs\.(\d+)/.exec(JSON.stringify(r.body))![1])] as const));
+	const first = Math.min(...read.values());
+	// Refused at once above 4 in flight, the run paused for a second. 64 items start with the run (Max Concurrent
+	// Requests' default) and a few more as the 4 admitted ones finish; the rest were read during the pause.
+	const duringPause = [...read.values()].filter((t) => t - first < 900).length;
+	expect(ctx.sb.rateLimited).toBeGreaterThan(0);
+	expect(duringPause).toBeGreaterThan(200);
+}, 60_000);

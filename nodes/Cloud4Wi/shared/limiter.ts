@@ -30,6 +30,7 @@ export class Limiter {
 	private readonly onTheWay = new Set<number>();
 	private sent = 0;
 	private readonly waiting: Array<() => void> = [];
+	private readonly pauseListeners = new Set<(until: number) => void>();
 	private pausedUntil = 0;
 	/** In-flight level that drew the last 429 (none yet: infinite). */
 	private ceiling = Number.POSITIVE_INFINITY;
@@ -44,6 +45,12 @@ export class Limiter {
 	private roundTripMs = 0;
 	/** Earliest start of the next request: starts are spread over a round trip instead of leaving in bursts. */
 	private nextStartAt = 0;
+
+	/** Calls `listener` with the end of every pause a 429 sets; returns the way to stop listening. */
+	onPause(listener: (until: number) => void): () => void {
+		this.pauseListeners.add(listener);
+		return () => this.pauseListeners.delete(listener);
+	}
 
 	/** Waits for a free place, and for any pause a 429 set. `cap` is the run's Max Concurrent Requests. */
 	async acquire(cap: number): Promise<Slot> {
@@ -94,7 +101,10 @@ export class Limiter {
 
 	private limited(slot: Slot, retryAfterMs: number): void {
 		const now = Date.now();
-		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+		if (now + retryAfterMs > this.pausedUntil) {
+			this.pausedUntil = now + retryAfterMs;
+			for (const listener of this.pauseListeners) listener(this.pausedUntil);
+		}
 		// What the service held when it refused: the requests sent before this one and still unanswered. Our count at
 		// sending runs ahead of it (answers sent and not yet read), and a level one too high costs another pause.
 		let before = 0;

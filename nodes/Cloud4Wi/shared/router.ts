@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
 import type { RunSettings } from './transport';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, startRun } from './transport';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, onPause, startRun } from './transport';
 import { inputError, ItemInput } from './validate';
 
 /** Most requests in flight one node may ask for. */
@@ -122,8 +122,33 @@ export async function route(
 			}
 		}
 	};
-	const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
-	await Promise.all(Array.from({ length: width }, worker));
+	// While a 429 holds every request, start further items, one per timer tick: reading an item's parameters (n8n's
+	// expression engine) is most of its CPU, better spent while the line is idle than between answers afterwards.
+	const readAhead: Array<Promise<void>> = [];
+	let pausedUntil = 0;
+	let reading = false;
+	const readWhilePaused = async () => {
+		reading = true;
+		for (;;) {
+			await sleep(0);
+			if (Date.now() >= pausedUntil || next >= items.length || stop.first) break;
+			readAhead.push(worker());
+		}
+		reading = false;
+	};
+	let lastReading: Promise<void> | undefined;
+	const listening = onPause(this, (until) => {
+		pausedUntil = until;
+		if (!reading) lastReading = readWhilePaused();
+	});
+	try {
+		const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
+		await Promise.all(Array.from({ length: width }, worker));
+		await lastReading;
+		await Promise.all(readAhead);
+	} finally {
+		(await listening)();
+	}
 	if (stop.first) throw stop.first.error;
 	return [outputs.flat()];
 }

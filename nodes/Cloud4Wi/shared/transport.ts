@@ -101,6 +101,12 @@ export function startRun(ctx: Cloud4WiContext, settings: Partial<RunSettings>): 
 	return run;
 }
 
+/** Calls `listener` with the end of every pause a 429 sets on this run's account; returns the way to stop listening. */
+export async function onPause(ctx: Cloud4WiContext, listener: (until: number) => void): Promise<() => void> {
+	const run = await runOf(ctx).catch(() => undefined); // a credential that cannot be read fails each item instead
+	return run ? run.account.limiter.onPause(listener) : () => {};
+}
+
 function runOf(ctx: Cloud4WiContext): Promise<Run> {
 	return runs.get(ctx) ?? startRun(ctx, {});
 }
