@@ -177,3 +177,28 @@ test('while a 429 holds every request, the next items are read ahead: their para
 	expect(ctx.sb.rateLimited).toBeGreaterThan(0);
 	expect(duringPause).toBeGreaterThan(200);
 }, 60_000);
+
+test.each([
+	{ max: 1, bad: 'gone-150', error: /^Contact not found: gone-150/, how: 'Cloud4Wi answers 404' },
+	{ max: 64, bad: 'c/x', error: /^Contact ID: "c\/x" contains "\/"/, how: 'refused as it is read' },
+])(
+	'item 150 fails, no Continue On Fail, after a pause: no item after it is written, even those read meanwhile (Max Concurrent Requests $max, $how)',
+	async ({ max, bad, error }) => {
+		ctx = await startCloud4Wi({ contacts: 300, latencyMs: 5 });
+		await warm();
+		const ids = cids().slice(0, 300);
+		// The first write draws a 429 with a 1 s pause, during which the next items are read and wait for their turn.
+		ctx.sb.addFault({ method: 'PUT', status: 429, retryAfter: 1, times: 1 });
+		const items = ids.map((id, i) => ({ id: i === 150 ? bad : id, accepted: true }));
+		const result = await runAction(ctx, { ...optIn, requestOptions: { maxConcurrentRequests: max } }, items);
+		expect(result.error?.message).toMatch(error);
+		const written = ctx.sb.requests.filter((r) => r.method === 'PUT' && r.status === 200).map((r) => r.path);
+		expect(written.sort()).toEqual(
+			ids
+				.slice(0, 150)
+				.map((id) => `/v1/customers/${id}/policies`)
+				.sort(),
+		);
+	},
+	60_000,
+);

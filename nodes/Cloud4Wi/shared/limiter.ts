@@ -1,9 +1,9 @@
 import { sleep } from 'n8n-workflow';
 
 /** Requests in flight at first (n8n's HTTP Request node sends all at once); +1 per answer until the first 429. */
-const START_IN_FLIGHT = 16;
-/** After a 429, the level that drew it is tried again only after this long without another. */
-const PROBE_AFTER_MS = 60_000;
+export const START_IN_FLIGHT = 16;
+/** After a 429, the level that drew it is tried again only after this long: each try costs a Retry-After pause. */
+const PROBE_AFTER_MS = 10 * 60_000;
 
 /** A place in flight: its order of sending, how many were in flight with it, and when it started. */
 export interface Slot {

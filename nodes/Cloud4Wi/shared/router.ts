@@ -2,12 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
+import { START_IN_FLIGHT } from './limiter';
 import type { RunSettings } from './transport';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, onPause, startRun } from './transport';
 import { inputError, ItemInput } from './validate';
 
 /** Most requests in flight one node may ask for. */
 const MAX_IN_FLIGHT = 256;
+/** Time per timer tick spent starting further items ahead of their turn: the event loop stays free for answers. */
+const READ_AHEAD_MS = 4;
 
 /** Options of the whole node run, for every operation. */
 export const requestOptionsField: INodeProperties = {
@@ -80,9 +83,10 @@ export async function route(
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const settings = settingsOf(this);
-	startRun(this, settings);
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 	const stop: { first?: { itemIndex: number; error: NodeApiError | NodeOperationError } } = {};
+	// Once an item failed (no Continue On Fail), the items after it that are read but not sent yet are not sent.
+	startRun(this, { ...settings, dropped: (itemIndex) => stop.first !== undefined && itemIndex > stop.first.itemIndex });
 	let next = 0;
 
 	// Resource and Operation take no expressions (noDataExpression): the same for every item.
@@ -122,30 +126,40 @@ export async function route(
 			}
 		}
 	};
-	// While a 429 holds every request, start further items, one per timer tick: reading an item's parameters (n8n's
-	// expression engine) is most of its CPU, better spent while the line is idle than between answers afterwards.
-	const readAhead: Array<Promise<void>> = [];
+	// Reading an item's parameters (n8n's expression engine) is most of its CPU. So the first items start at once, as
+	// many as the limiter lets go, and the others a few per timer tick while those requests are out; and while a 429
+	// pauses the account, items are read ahead of their turn: the line is idle then, and busy with answers afterwards.
+	const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
+	const started: Array<Promise<void>> = [];
 	let pausedUntil = 0;
-	let reading = false;
-	const readWhilePaused = async () => {
-		reading = true;
-		for (;;) {
+	// With Max Concurrent Requests 1 the items stay strictly one after another: none is read ahead.
+	const goOn = () =>
+		(started.length < width || (width > 1 && Date.now() < pausedUntil)) &&
+		next < items.length &&
+		stop.first === undefined;
+	let filling: Promise<void> | undefined;
+	const fill = async () => {
+		do {
 			await sleep(0);
-			if (Date.now() >= pausedUntil || next >= items.length || stop.first) break;
-			readAhead.push(worker());
-		}
-		reading = false;
+			const tick = performance.now();
+			while (goOn() && performance.now() - tick < READ_AHEAD_MS) started.push(worker());
+		} while (goOn());
+		filling = undefined;
 	};
-	let lastReading: Promise<void> | undefined;
+	while (started.length < Math.min(width, START_IN_FLIGHT)) started.push(worker());
+	if (started.length < width) filling = fill();
 	const listening = onPause(this, (until) => {
 		pausedUntil = until;
-		if (!reading) lastReading = readWhilePaused();
+		filling ??= fill();
 	});
 	try {
-		const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
-		await Promise.all(Array.from({ length: width }, worker));
-		await lastReading;
-		await Promise.all(readAhead);
+		// Workers started meanwhile are awaited too.
+		for (let awaited = 0; awaited < started.length || filling; ) {
+			await filling;
+			const batch = started.slice(awaited);
+			awaited = started.length;
+			await Promise.all(batch);
+		}
 	} finally {
 		(await listening)();
 	}

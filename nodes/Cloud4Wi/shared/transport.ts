@@ -55,6 +55,8 @@ export interface RunSettings {
 	timeoutMs: number;
 	/** Epoch ms after which no request starts or goes on (a poll's budget). */
 	deadline?: number;
+	/** Items whose requests must not leave any more (a node run stopping at a failed item). */
+	dropped?: (itemIndex: number) => boolean;
 }
 
 /** One Cloud4Wi account in this process: its limiter, and the login under way if any. */
@@ -411,6 +413,12 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 		let answer: Answer;
 		let used: string;
 		try {
+			// Checked once a place is free, since waiting for it can be long: the run may have stopped meanwhile.
+			if (req.itemIndex !== undefined && run.settings.dropped?.(req.itemIndex)) {
+				throw new NodeOperationError(this.getNode(), 'Not sent: an earlier item failed and the node stopped', {
+					itemIndex: req.itemIndex,
+				});
+			}
 			// No token yet, or this request's token was refused and nobody has replaced it: log in (once for all).
 			const stale = run.token === '' || run.token === refused;
 			const carried = stale ? await renewed(this, run, req, run.token, timeoutMs) : undefined;
