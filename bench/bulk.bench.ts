@@ -14,6 +14,7 @@ import { request } from 'undici';
 import { actionWorkflow, node, TRIGGER_TYPE } from '../test/harness/cloud4wi';
 import type { CredentialStore } from '../test/harness/engine';
 import { buildWorkflow, pollOnce, registerNodeType, runWorkflow } from '../test/harness/engine';
+import { httpRequestOptInParams } from './support/http-node';
 import { measure, median, printTable, round, writeResults } from './support/measure';
 import type { RemoteSandbox } from './support/remote';
 import { startRemoteCloud4Wi } from './support/remote';
@@ -52,16 +53,7 @@ const optInParams: INodeParameters = {
 
 /** The same PUT through n8n's HTTP Request node, all items at once (its default), each failure an item. */
 function httpRequestWorkflow(sb: RemoteSandbox, token: string, items: IDataObject[]) {
-	const params: INodeParameters = {
-		method: 'PUT',
-		url: `=${sb.url}/v1/customers/{{ $json.id }}/policies`,
-		sendHeaders: true,
-		headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] },
-		sendBody: true,
-		specifyBody: 'json',
-		jsonBody: '={{ JSON.stringify({ policies: [{ policyKey: "mktgCommunications", accepted: $json.accepted }] }) }}',
-		options: {},
-	};
+	const params = httpRequestOptInParams(sb.url, token, '$json.id', '$json.accepted');
 	return buildWorkflow({
 		nodes: [
 			node('Start', 'test.startItems', { items: JSON.stringify(items) }),

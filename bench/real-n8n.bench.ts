@@ -11,6 +11,7 @@ import { nodeRun, parseExecuteOutput } from '../e2e/execute-output';
 import type { Json } from '../e2e/execute-output';
 import type { N8n, Sandbox } from '../e2e/fixtures';
 import { N8N_VERSIONS, prepareN8n, startSandbox, workDir } from '../e2e/fixtures';
+import { httpRequestOptInParams } from './support/http-node';
 import { median, printTable, round, writeResults } from './support/measure';
 
 const N = 1000;
@@ -75,17 +76,7 @@ function httpNode(sandbox: Sandbox, token: string) {
 	return workflow('c4wBenchHttp0001', {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
-		parameters: {
-			method: 'PUT',
-			url: `=${sandbox.url}/v1/customers/{{ $json.cid }}/policies`,
-			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] },
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody:
-				'={{ JSON.stringify({ policies: [{ policyKey: "mktgCommunications", accepted: $itemIndex % 2 === 0 }] }) }}',
-			options: {},
-		},
+		parameters: httpRequestOptInParams(sandbox.url, token, '$json.cid', '$itemIndex % 2 === 0'),
 	});
 }
 
