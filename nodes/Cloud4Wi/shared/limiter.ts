@@ -24,9 +24,7 @@ export class Limiter {
 	private cap = Number.POSITIVE_INFINITY;
 	/** Places taken, pacing included. */
 	private inFlight = 0;
-	/** Requests on their way (past pacing). */
-	private sending = 0;
-	/** Their sequence numbers. */
+	/** Sequence numbers of the requests on their way (past pacing). */
 	private readonly onTheWay = new Set<number>();
 	private sent = 0;
 	private readonly waiting: Array<() => void> = [];
@@ -69,14 +67,14 @@ export class Limiter {
 				const startAt = Math.max(now, this.nextStartAt);
 				this.nextStartAt = startAt + this.roundTripMs / Math.min(this.limit, cap);
 				if (startAt - now >= 1) await sleep(startAt - now);
-				if (this.pausedUntil > Date.now() || this.sending >= Math.min(this.limit, cap)) {
+				if (this.pausedUntil > Date.now() || this.onTheWay.size >= Math.min(this.limit, cap)) {
 					// A 429 came in while this one waited its turn: give the place back and wait like the others.
 					this.inFlight--;
 					continue;
 				}
 				// Counted once really on its way: a 429 tells how many the service was serving.
 				this.onTheWay.add(this.sent);
-				return { seq: this.sent++, inFlight: ++this.sending, startedAt: Date.now() };
+				return { seq: this.sent++, inFlight: this.onTheWay.size, startedAt: Date.now() };
 			}
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}
@@ -84,7 +82,6 @@ export class Limiter {
 
 	release(slot: Slot, outcome: Outcome, retryAfterMs = 0): void {
 		this.inFlight--;
-		this.sending--;
 		this.onTheWay.delete(slot.seq);
 		if (outcome === 'limited') this.limited(slot, retryAfterMs);
 		else if (outcome === 'answered') {
