@@ -20,6 +20,7 @@ const LIMIT = 16;
 const FLOOR_MS = (N * LATENCY_MS) / LIMIT;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CREDENTIAL = { id: 'c4wBenchCred0001', name: 'Cloud4Wi sandbox (bench)' };
+const HTTP_WORKFLOW_ID = 'c4wBenchHttp0001';
 /** Without an installed n8n (scripts/e2e-n8n.sh installs it) this bench is skipped. */
 const installed = existsSync(join(N8N_VERSIONS.current.home, 'node_modules', '.bin', 'n8n'));
 const maybe = installed ? describe : describe.skip;
@@ -73,7 +74,7 @@ const ours = workflow('c4wBenchOurs0001', {
 });
 
 function httpNode(sandbox: Sandbox, token: string) {
-	return workflow('c4wBenchHttp0001', {
+	return workflow(HTTP_WORKFLOW_ID, {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
 		parameters: httpRequestOptInParams(sandbox.url, token, '$json.cid', '$itemIndex % 2 === 0'),
@@ -186,7 +187,7 @@ maybe('in a real n8n 2.40.7', () => {
 		const theirs: Run[] = [];
 		for (let i = 0; i < RUNS; i++) {
 			mine.push(await runOnce(ours.id, maxInFlight));
-			if (!process.env.BENCH_OURS_ONLY) theirs.push(await runOnce('c4wBenchHttp0001', maxInFlight));
+			if (!process.env.BENCH_OURS_ONLY) theirs.push(await runOnce(HTTP_WORKFLOW_ID, maxInFlight));
 		}
 		const our = summarize(name, 'Cloud4Wi', mine);
 		const http = theirs.length ? summarize(name, 'HTTP Request', theirs) : undefined;
