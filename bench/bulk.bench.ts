@@ -15,7 +15,7 @@ import { actionWorkflow, node, TRIGGER_TYPE } from '../test/harness/cloud4wi';
 import type { CredentialStore } from '../test/harness/engine';
 import { buildWorkflow, pollOnce, registerNodeType, runWorkflow } from '../test/harness/engine';
 import { httpRequestOptInParams } from './support/http-node';
-import { measure, median, printTable, round, writeResults } from './support/measure';
+import { measure, median, medianRun, printTable, round, writeResults } from './support/measure';
 import type { RemoteSandbox } from './support/remote';
 import { startRemoteCloud4Wi } from './support/remote';
 
@@ -146,8 +146,7 @@ async function runOnce(name: string, load: { maxInFlight?: number }, build: Buil
 
 /** The median run as a table row. */
 function summarize(name: string, nodeName: string, runs: Run[], options: Options): Row {
-	const middle = median(runs.map((x) => x.ms));
-	const mid = runs.reduce((a, b) => (Math.abs(b.ms - middle) < Math.abs(a.ms - middle) ? b : a)); // an even count: the nearer one
+	const mid = medianRun(runs);
 	const once = (r: Run) => r.c.applied.size === N && [...r.c.applied.values()].every((n) => n === 1);
 	const row: Row = {
 		case: name,

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { nodeRun, parseExecuteOutput } from '../e2e/execute-output';
 import type { Json } from '../e2e/execute-output';
 import type { N8n, Sandbox } from '../e2e/fixtures';
-import { N8N_VERSIONS, prepareN8n, startSandbox, workDir } from '../e2e/fixtures';
+import { N8N_VERSIONS, prepareN8n, sandboxToken, startSandbox, workDir } from '../e2e/fixtures';
 import { httpRequestOptInParams } from './support/http-node';
-import { median, printTable, round, writeResults } from './support/measure';
+import { medianRun, printTable, round, writeResults } from './support/measure';
 
 const N = 1000;
 const LATENCY_MS = 40;
@@ -105,15 +105,7 @@ maybe('in a real n8n 2.40.7', () => {
 		sandbox = await startSandbox(dir, ['--contacts', String(N), '--retry-after', '1']);
 		n8n = await prepareN8n('current', dir);
 		await n8n.importCredential(sandbox, CREDENTIAL.id, CREDENTIAL.name);
-		const login = await fetch(`${sandbox.url}/v1/sts/login/services`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({
-				clientKey: sandbox.credentials.clientKey,
-				clientSecret: sandbox.credentials.clientSecret,
-			}),
-		});
-		token = ((await login.json()) as { token: string }).token;
+		token = await sandboxToken(sandbox.url, sandbox.credentials);
 		const file = join(dir, 'workflows.json');
 		writeFileSync(file, JSON.stringify([ours, httpNode(sandbox, token)]));
 		const imported = await n8n.cli(['import:workflow', `--input=${file}`]);
@@ -141,8 +133,7 @@ maybe('in a real n8n 2.40.7', () => {
 		// The list before the bulk node is one request: under any limit.
 		await sandbox.admin('POST', '/__admin/load', { latencyMs: LATENCY_MS, maxInFlight, retryAfterS: 1 });
 		await sandbox.admin('DELETE', '/__admin/requests');
-		const executed = n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput'], 300_000);
-		const result = await executed;
+		const result = await n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput'], 300_000);
 		const { run, problem } = parseExecuteOutput(result.stdout);
 		if (!run) throw new Error(`${workflowId}: ${problem}\n${result.stdout.slice(-2000)}${result.stderr.slice(-2000)}`);
 		const bulk = run.data.resultData.runData.Cloud4Wi[0];
@@ -164,8 +155,7 @@ maybe('in a real n8n 2.40.7', () => {
 	}
 
 	function summarize(name: string, node: string, runs: Run[]): Row {
-		const middle = median(runs.map((x) => x.ms));
-		const mid = runs.reduce((a, b) => (Math.abs(b.ms - middle) < Math.abs(a.ms - middle) ? b : a)); // an even count: the nearer one
+		const mid = medianRun(runs);
 		const row: Row = {
 			case: name,
 			node,

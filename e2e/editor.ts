@@ -10,6 +10,8 @@ import { join } from 'node:path';
 
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
+import { sandboxToken } from './fixtures';
+
 export interface EditorContext {
 	/** An `n8n start` with the package installed and the owner set up. */
 	n8nUrl: string;
@@ -126,13 +128,8 @@ async function addAction(page: Page, ctx: EditorContext, action: string) {
 
 /** The demo account's API, for what the pickers should show. */
 async function cloud4Wi<T>(ctx: EditorContext, path: string): Promise<T> {
-	const { url, clientKey, clientSecret } = ctx.sandbox;
-	const login = await fetch(`${url}/v1/sts/login/services`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ clientKey, clientSecret }),
-	});
-	const { token } = (await login.json()) as { token: string };
+	const { url } = ctx.sandbox;
+	const token = await sandboxToken(url, ctx.sandbox);
 	const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
 	if (!answer.ok) throw new Error(`GET ${path}: HTTP ${answer.status}`);
 	return (await answer.json()) as T;

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { importWorkflows, useE2E } from './fixtures';
+import { importWorkflows, sandboxToken, useE2E } from './fixtures';
 
 const EXAMPLES = join(__dirname, '..', 'examples');
 const CREDENTIAL_NAME = 'Cloud4Wi account'; // the name the examples refer to
@@ -89,13 +89,7 @@ async function runManually(workflowId: string, trigger: string): Promise<Executi
 
 /** The sandbox's own API, logged in with the demo key, for setting up data the way Cloud4Wi would change it. */
 async function cloud4Wi<T>(method: string, path: string, body?: unknown): Promise<T> {
-	const { clientKey, clientSecret } = e2e.sandbox.credentials;
-	const login = await fetch(`${e2e.sandbox.url}/v1/sts/login/services`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ clientKey, clientSecret }),
-	});
-	const { token } = (await login.json()) as { token: string };
+	const token = await sandboxToken(e2e.sandbox.url, e2e.sandbox.credentials);
 	const response = await fetch(`${e2e.sandbox.url}${path}`, {
 		method,
 		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

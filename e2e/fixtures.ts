@@ -180,6 +180,17 @@ export async function startSandbox(dir: string, args: string[] = ['--contacts', 
 	};
 }
 
+/** A token from the sandbox's login, for calling its API directly (setting up data, or the HTTP Request node). */
+export async function sandboxToken(url: string, key: { clientKey: string; clientSecret: string }): Promise<string> {
+	const login = await fetch(`${url}/v1/sts/login/services`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ clientKey: key.clientKey, clientSecret: key.clientSecret }),
+	});
+	if (!login.ok) throw new Error(`sandbox login: HTTP ${login.status}`);
+	return ((await login.json()) as { token: string }).token;
+}
+
 // ------------------------------------------------------------------------------------------------ n8n
 
 /** The package packed once per run (scripts/e2e-n8n.sh packs it and sets E2E_TARBALL; otherwise packed here). */

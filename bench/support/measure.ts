@@ -103,6 +103,12 @@ export function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The run whose time is the median (with an even count, the one nearest it): the row a table shows. */
+export function medianRun<T extends { ms: number }>(runs: T[]): T {
+	const middle = median(runs.map((r) => r.ms));
+	return runs.reduce((a, b) => (Math.abs(b.ms - middle) < Math.abs(a.ms - middle) ? b : a));
+}
+
 /** The largest of each memory figure over several runs. */
 export function worstMemory(runs: Memory[]): Memory {
 	const max = (key: keyof Memory) => Math.max(...runs.map((r) => r[key]));
