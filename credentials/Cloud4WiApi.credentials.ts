@@ -118,6 +118,7 @@ export class Cloud4WiApi implements ICredentialType {
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				timeout: LOGIN_TIMEOUT_MS,
+				disableFollowRedirect: true, // a 307 or 308 would post the secret to wherever it points
 			})) as typeof response;
 		} catch (error) {
 			// The thrown error holds the request, secret included; only a plain reason travels on.
@@ -156,6 +157,7 @@ export class Cloud4WiApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/v1/sts/login/services',
 			method: 'POST',
+			disableFollowRedirect: true, // the secret is in the body: a 307 or 308 would send it on
 			body: {
 				clientKey: '={{$credentials.clientKey}}',
 				clientSecret: '={{$credentials.clientSecret}}',

@@ -88,6 +88,8 @@ export interface Fault {
 	expireTokens?: boolean;
 	/** Seconds, sent as Retry-After. */
 	retryAfter?: number;
+	/** Sent as the Location header (with a 3xx `status`: a redirect). */
+	location?: string;
 	/** Wait before answering (with `status`, or normally when there is none). */
 	delayMs?: number;
 	/** Response body, default { message }. */

@@ -182,6 +182,22 @@ export function serviceError(ctx: Cloud4WiContext, status: number, body: unknown
 	return apiError(ctx, said, req, { description: hint, httpCode: String(status) });
 }
 
+/** A redirect is not followed: where it points is named (address only), so the user can fix the Base URL. */
+function redirectError(ctx: Cloud4WiContext, status: number, location: unknown, req: ApiRequest, run: Run) {
+	let target = 'no address';
+	try {
+		const url = new URL(String(location ?? ''), `${run.baseUrl}/`);
+		if (typeof location === 'string' && location) target = `${url.origin}${url.pathname}`;
+	} catch {
+		// not a URL: "no address"
+	}
+	return apiError(ctx, `Cloud4Wi answered with a redirect (HTTP ${status}) to ${target}, which was not followed`, req, {
+		httpCode: String(status),
+		description:
+			"The token is sent only to the credential's Base URL. Check it: it should be the address of the Cloud4Wi API itself.",
+	});
+}
+
 /** Errors that mean "no answer in time", so a poll can hand over what it read before. */
 const timeouts = new WeakSet<Error>();
 export function isTimeout(error: unknown): boolean {
@@ -228,6 +244,8 @@ function requestOptions(run: Run, req: ApiRequest, timeoutMs: number): IHttpRequ
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: timeoutMs,
+		// n8n would follow a redirect with the Authorization header, to any host: the token goes to the Base URL only.
+		disableFollowRedirect: true,
 	};
 }
 
@@ -465,6 +483,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			await backOff(String(answer.headers['retry-after'] ?? ''));
 			continue;
 		}
+		if (status >= 300 && status < 400) throw redirectError(this, status, answer.headers.location, req, run);
 		if (status >= 300) throw serviceError(this, status, refusalBody(status, text), req);
 		if (used === run.token) run.fresh = false; // this token works
 		if (text.trim() === '') return { status, body: {} };

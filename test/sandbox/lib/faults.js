@@ -25,6 +25,8 @@ class FaultList {
 		) {
 			throw new Error('A fault needs a status, delayMs, destroy, expireTokens, rawBody or truncate');
 		}
+		if (spec.location !== undefined && typeof spec.location !== 'string')
+			throw new Error('fault.location must be a string');
 		if (spec.rawBody !== undefined && typeof spec.rawBody !== 'string')
 			throw new Error('fault.rawBody must be a string');
 		const fault = {

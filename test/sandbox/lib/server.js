@@ -52,7 +52,10 @@ function faultReply(fault) {
 		fault.status === 429 ? 'Too many requests: rate limit exceeded' : (http.STATUS_CODES[fault.status] ?? 'Error');
 	return {
 		status: fault.status,
-		headers: fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {},
+		headers: {
+			...(fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {}),
+			...(fault.location !== undefined ? { Location: fault.location } : {}),
+		},
 		body: fault.body ?? { message },
 	};
 }
