@@ -87,3 +87,66 @@ test('starts are spread over the shortest recent round trip: one slow first answ
 	await after(150);
 	expect(next).toHaveLength(8); // spread over the slow answer's 600 ms, 3 or 4 would have left by now
 });
+
+describe('probing the refused level again', () => {
+	const realNow = Date.now.bind(Date);
+	let offset = 0;
+	beforeEach(() => {
+		offset = 0;
+		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+	});
+	afterEach(() => jest.restoreAllMocks());
+	const minutes = (m: number) => (offset += m * 60_000);
+
+	/** A service that serves `limit` at once in 2 ms and refuses the rest (429, Retry-After 20 ms): `requests` served. */
+	async function sync(limiter: Limiter, limit: number, requests = 300): Promise<number> {
+		let inService = 0;
+		let left = requests;
+		let refused = 0;
+		const worker = async () => {
+			while (left > 0) {
+				left--;
+				const slot = await limiter.acquire(64);
+				if (inService >= limit) {
+					refused++;
+					left++; // sent again after the pause
+					limiter.release(slot, 'limited', 20);
+					continue;
+				}
+				inService++;
+				await after(2);
+				inService--;
+				limiter.release(slot, 'answered');
+			}
+		};
+		await Promise.all(Array.from({ length: 40 }, worker));
+		return refused;
+	}
+
+	test('each probe the service refuses doubles the wait before the next (10, 20, 40 minutes)', async () => {
+		const limiter = new Limiter();
+		expect(await sync(limiter, 16)).toBeGreaterThan(0); // the limit found: 16
+		expect(await sync(limiter, 16)).toBe(0);
+		minutes(11);
+		expect(await sync(limiter, 16)).toBeGreaterThan(0); // 10 minutes on, 17 is tried again: refused
+		minutes(11);
+		expect(await sync(limiter, 16)).toBe(0); // not yet: 20 minutes now (with a fixed 10, refused again)
+		minutes(10);
+		expect(await sync(limiter, 16)).toBeGreaterThan(0); // 21 minutes on: tried, refused
+		minutes(39);
+		expect(await sync(limiter, 16)).toBe(0); // 40 minutes now
+		minutes(2);
+		expect(await sync(limiter, 16)).toBeGreaterThan(0);
+	}, 30_000);
+
+	test('a refusal below the known level means the service changed: back to probing after 10 minutes', async () => {
+		const limiter = new Limiter();
+		await sync(limiter, 16);
+		minutes(11);
+		expect(await sync(limiter, 16)).toBeGreaterThan(0); // a refused probe: the next in 20 minutes
+		expect(await sync(limiter, 8)).toBeGreaterThan(0); // the service now serves 8
+		expect(await sync(limiter, 8)).toBe(0);
+		minutes(11);
+		expect(await sync(limiter, 8)).toBeGreaterThan(0); // probed after 10 minutes again
+	}, 30_000);
+});

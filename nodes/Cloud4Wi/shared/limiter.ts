@@ -4,6 +4,8 @@ import { sleep } from 'n8n-workflow';
 export const START_IN_FLIGHT = 16;
 /** After a 429, the level that drew it is tried again only after this long: each try costs a Retry-After pause. */
 const PROBE_AFTER_MS = 10 * 60_000;
+/** Each try the service refuses doubles that wait, up to this: a limit that does not move costs a few pauses a day. */
+const PROBE_AFTER_MAX_MS = 8 * 60 * 60_000;
 
 /** A place in flight: its order of sending, how many were in flight with it, and when it started. */
 export interface Slot {
@@ -33,6 +35,7 @@ export class Limiter {
 	/** In-flight level that drew the last 429 (none yet: infinite). */
 	private ceiling = Number.POSITIVE_INFINITY;
 	private limitedAt = 0;
+	private probeAfterMs = PROBE_AFTER_MS;
 	/** 429s of requests sent before this sequence number belong to a congestion already acted on. */
 	private cutAt = 0;
 	private credit = 0;
@@ -116,6 +119,9 @@ export class Limiter {
 		// Near the known limit, stay at what the service held; far under it, the service slowed down: halve. Never up.
 		const nearLimit = this.ceiling === Number.POSITIVE_INFINITY || 2 * (held + 1) >= this.ceiling;
 		this.limit = Math.min(this.limit, nearLimit ? held : Math.max(1, Math.floor((held + 1) / 2)));
+		// A probe refused (at the level refused last time or above): probe less often. Refused lower: the service changed.
+		this.probeAfterMs =
+			held + 1 >= this.ceiling ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MAX_MS) : PROBE_AFTER_MS;
 		this.ceiling = held + 1;
 		this.limitedAt = now;
 		this.cutAt = this.sent;
@@ -128,7 +134,7 @@ export class Limiter {
 			this.limit++; // no 429 seen yet: +1 per answer doubles the level every round trip
 			return;
 		}
-		if (this.limit + 1 >= this.ceiling && Date.now() - this.limitedAt < PROBE_AFTER_MS) return; // stay just under the level refused
+		if (this.limit + 1 >= this.ceiling && Date.now() - this.limitedAt < this.probeAfterMs) return; // stay just under the level refused
 		if (++this.credit >= this.limit) {
 			this.credit = 0;
 			this.limit++; // +1 per round trip's worth of good answers
