@@ -1,13 +1,15 @@
 /**
  * Bulk opt-ins in a real n8n 2.40.7 (`n8n execute`, a new process per run, so the limiter starts cold), against the
  * sandbox in its own process answering in 40 ms: our node and n8n's HTTP Request node, 1,000 PUTs each, with no limit
- * and with 16 in flight at most (429 + Retry-After: 1 above it). Time is the node's own executionTime from n8n's run
- * data. Needs n8n installed (scripts/e2e-n8n.sh) and the package built; about 3 minutes.
+ * and with 16 in flight at most (429 + Retry-After: 1 above it). Then the 16-in-flight runs in one running n8n
+ * (`n8n start`, runs started as the editor's Execute button does), where later runs find the limiter warm. Time is
+ * the node's own executionTime from n8n's run data. Needs n8n installed (scripts/e2e-n8n.sh) and the package built;
+ * about 4 minutes.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { nodeRun, parseExecuteOutput } from '../e2e/execute-output';
+import { nodeRun, parseExecuteOutput, runFromEditor } from '../e2e/execute-output';
 import type { Json } from '../e2e/execute-output';
 import type { N8n, Sandbox } from '../e2e/fixtures';
 import { N8N_VERSIONS, prepareN8n, sandboxToken, startSandbox, workDir } from '../e2e/fixtures';
@@ -129,13 +131,19 @@ maybe('in a real n8n 2.40.7', () => {
 		once: boolean;
 	}
 
-	async function runOnce(workflowId: string, maxInFlight: number): Promise<Run> {
-		// The list before the bulk node is one request: under any limit.
-		await sandbox.admin('POST', '/__admin/load', { latencyMs: LATENCY_MS, maxInFlight, retryAfterS: 1 });
-		await sandbox.admin('DELETE', '/__admin/requests');
+	/** `n8n execute`: a new n8n process for this run alone. */
+	async function executeCli(workflowId: string): Promise<Json> {
 		const result = await n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput'], 300_000);
 		const { run, problem } = parseExecuteOutput(result.stdout);
 		if (!run) throw new Error(`${workflowId}: ${problem}\n${result.stdout.slice(-2000)}${result.stderr.slice(-2000)}`);
+		return run;
+	}
+
+	async function runOnce(workflowId: string, maxInFlight: number, execute = executeCli): Promise<Run> {
+		// The list before the bulk node is one request: under any limit.
+		await sandbox.admin('POST', '/__admin/load', { latencyMs: LATENCY_MS, maxInFlight, retryAfterS: 1 });
+		await sandbox.admin('DELETE', '/__admin/requests');
+		const run = await execute(workflowId);
 		const bulk = run.data.resultData.runData.Cloud4Wi[0];
 		const items = nodeRun(run, 'Cloud4Wi').items;
 		if (items.length !== N) throw new Error(`${workflowId}: ${items.length} items, expected ${N}`);
@@ -196,4 +204,23 @@ maybe('in a real n8n 2.40.7', () => {
 		expect(our.failedItems).toBe(0);
 		expect(our.appliedOnce).toBe('yes');
 	});
+
+	test(`Update Opt-Ins, ${LIMIT} in flight at most, in one running n8n: its first run, then the next ones`, async () => {
+		await n8n.start();
+		try {
+			await n8n.setupOwner();
+			const fromEditor = async (workflowId: string) => (await runFromEditor(n8n, workflowId, 'Start', 300_000)).run;
+			const first = await runOnce(ours.id, LIMIT, fromEditor);
+			const later: Run[] = [];
+			for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, LIMIT, fromEditor));
+			const cold = summarize(`opt-ins, limit ${LIMIT}, n8n start: 1st run`, 'Cloud4Wi', [first]);
+			const warm = summarize(`opt-ins, limit ${LIMIT}, n8n start: next runs`, 'Cloud4Wi', later);
+			for (const row of [cold, warm]) row.vsFloor = `${round(row.ms / FLOOR_MS, 2)}x`;
+			expect(cold.failedItems + warm.failedItems).toBe(0);
+			expect(warm.appliedOnce).toBe('yes');
+			expect(warm.rateLimited).toBe(0); // the level found by the first run
+		} finally {
+			await n8n.stop();
+		}
+	}, 600_000);
 });

@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { nodeRun, runError, runFromEditor } from './execute-output';
 import { importWorkflows, sandboxToken, useE2E } from './fixtures';
 
 const EXAMPLES = join(__dirname, '..', 'examples');
@@ -35,56 +36,19 @@ interface Execution {
 	node(name: string): NodeRun;
 }
 
-/** n8n's REST API stores run data "flatted": a table whose first entry is the root; strings inside objects are indexes. */
-function unflatten(text: string): unknown {
-	const table = JSON.parse(text) as unknown[];
-	const done = new Set<number>();
-	const resolve = (index: number): unknown => {
-		const entry = table[index];
-		if (entry !== null && typeof entry === 'object' && !done.has(index)) {
-			done.add(index);
-			const record = entry as Record<string, unknown>;
-			for (const key of Object.keys(record)) {
-				if (typeof record[key] === 'string') record[key] = resolve(Number(record[key]));
-			}
-		}
-		return entry;
-	};
-	return resolve(0);
-}
-
 /** Runs a workflow from its trigger as the editor's "Execute workflow" does and waits (at most 60 s) for the result. */
 async function runManually(workflowId: string, trigger: string): Promise<Execution> {
-	const started = await e2e.n8n.rest<{ executionId?: string }>('POST', `/rest/workflows/${workflowId}/run`, {
-		triggerToStartFrom: { name: trigger },
-	});
-	if (!started.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(started)}`);
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const execution = await e2e.n8n.rest<{ status: string; data: string }>(
-			'GET',
-			`/rest/executions/${started.executionId}`,
-		);
-		if (['success', 'error', 'crashed', 'canceled'].includes(execution.status)) {
-			const run = unflatten(execution.data) as {
-				resultData: { error?: { message?: string }; runData: Record<string, Array<Json>> };
-			};
-			return {
-				status: execution.status,
-				error: run.resultData.error?.message,
-				node(name) {
-					const first = run.resultData.runData[name]?.[0] as
-						| { executionStatus?: string; error?: { message?: string }; data?: { main?: Array<Array<{ json: Json }>> } }
-						| undefined;
-					if (!first) return { ran: false, items: [] };
-					const items = (first.data?.main?.[0] ?? []).map((item) => item.json);
-					return { ran: true, status: first.executionStatus, error: first.error?.message, items };
-				},
-			};
-		}
-		if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status} after 60 s`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+	const { status, run } = await runFromEditor(e2e.n8n, workflowId, trigger);
+	return {
+		status,
+		error: runError(run) ?? undefined,
+		node(name) {
+			const ran = nodeRun(run, name);
+			return ran.ran
+				? { ran: true, status: ran.status, error: ran.error ?? undefined, items: ran.items }
+				: { ran: false, items: [] };
+		},
+	};
 }
 
 /** The sandbox's own API, logged in with the demo key, for setting up data the way Cloud4Wi would change it. */

@@ -2,6 +2,8 @@
 // come first on stdout; the run data is the pretty-printed JSON object from a line "{" to the next line "}".
 // A failed run prints the same JSON followed by "Error executing workflow" and a stack.
 
+import type { N8n } from './fixtures';
+
 /** Run data as JSON, read loosely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
@@ -35,4 +37,49 @@ export function nodeRun(
 export function runError(run: Json): string | null {
 	const error = run?.data?.resultData?.error;
 	return error ? String(error.message ?? error.description ?? 'error') : null;
+}
+
+/** n8n's REST API stores run data "flatted": a table whose first entry is the root; strings inside objects are indexes. */
+export function unflatten(text: string): unknown {
+	const table = JSON.parse(text) as unknown[];
+	const done = new Set<number>();
+	const resolve = (index: number): unknown => {
+		const entry = table[index];
+		if (entry !== null && typeof entry === 'object' && !done.has(index)) {
+			done.add(index);
+			const record = entry as Record<string, unknown>;
+			for (const key of Object.keys(record)) {
+				if (typeof record[key] === 'string') record[key] = resolve(Number(record[key]));
+			}
+		}
+		return entry;
+	};
+	return resolve(0);
+}
+
+/**
+ * Runs a workflow from its trigger as the editor's "Execute workflow" button does (POST /rest/workflows/:id/run) and
+ * waits for it to end. `run` has the shape `n8n execute` prints, for `nodeRun` and `runError`.
+ */
+export async function runFromEditor(
+	n8n: Pick<N8n, 'rest'>,
+	workflowId: string,
+	trigger: string,
+	timeoutMs = 60_000,
+): Promise<{ status: string; run: Json }> {
+	const started = await n8n.rest<{ executionId?: string }>('POST', `/rest/workflows/${workflowId}/run`, {
+		triggerToStartFrom: { name: trigger },
+	});
+	if (!started.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(started)}`);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const execution = await n8n.rest<{ status: string; data: string }>('GET', `/rest/executions/${started.executionId}`);
+		if (['success', 'error', 'crashed', 'canceled'].includes(execution.status)) {
+			return { status: execution.status, run: { data: unflatten(execution.data) } };
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`execution ${started.executionId} still ${execution.status} after ${timeoutMs / 1000} s`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 }
