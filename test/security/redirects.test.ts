@@ -101,6 +101,17 @@ test('a relative Location is named against the Base URL, and nothing follows it'
 	expect(apiCalls(ctx.sb)).toHaveLength(1);
 });
 
+test.each([
+	['no Location', undefined, 'no address'],
+	['a Location that is not a URL', 'http://[oops', 'an address that is not a URL'],
+])('a redirect with %s still fails clearly', async (_case, location, named) => {
+	const cid = ctx.sb.data.contacts[0]!.cid;
+	ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', status: 302, location });
+	const result = await runAction(ctx, { resource: 'contact', operation: 'get', contactId: cid });
+	expect(result.error?.message).toBe(`Cloud4Wi answered with a redirect (HTTP 302) to ${named}, which was not followed`);
+	expect(apiCalls(ctx.sb)).toHaveLength(1);
+});
+
 test.each([307, 308])('a login answered with a %i: the secret is not posted on, and the login fails', async (status) => {
 	ctx.sb.addFault({ path: '^/v1/sts/login/', status, location: `${catcher.url}/login` });
 	const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });

@@ -185,11 +185,13 @@ export function serviceError(ctx: Cloud4WiContext, status: number, body: unknown
 /** A redirect is not followed: where it points is named (address only), so the user can fix the Base URL. */
 function redirectError(ctx: Cloud4WiContext, status: number, location: unknown, req: ApiRequest, run: Run) {
 	let target = 'no address';
-	try {
-		const url = new URL(String(location ?? ''), `${run.baseUrl}/`);
-		if (typeof location === 'string' && location) target = `${url.origin}${url.pathname}`;
-	} catch {
-		// not a URL: "no address"
+	if (typeof location === 'string' && location) {
+		try {
+			const url = new URL(location, `${run.baseUrl}/`);
+			target = `${url.origin}${url.pathname}`;
+		} catch {
+			target = 'an address that is not a URL';
+		}
 	}
 	return apiError(ctx, `Cloud4Wi answered with a redirect (HTTP ${status}) to ${target}, which was not followed`, req, {
 		httpCode: String(status),
