@@ -1,5 +1,7 @@
-// Reads what `n8n execute --id ID --rawOutput` printed (n8n 2.40.7). Even with --rawOutput some log lines
-// come first on stdout; the run data is the pretty-printed JSON object from a line "{" to the next line "}".
+// Run data of n8n 2.40.7: read from what `n8n execute --id ID --rawOutput` printed, or from a run started over its REST
+// API as the editor starts one (`runFromEditor`).
+// For `n8n execute`: even with --rawOutput some log lines come first on stdout; the run data is the pretty-printed
+// JSON object from a line "{" to the next line "}".
 // A failed run prints the same JSON followed by "Error executing workflow" and a stack.
 
 import type { N8n } from './fixtures';
@@ -40,7 +42,7 @@ export function runError(run: Json): string | null {
 }
 
 /** n8n's REST API stores run data "flatted": a table whose first entry is the root; strings inside objects are indexes. */
-export function unflatten(text: string): unknown {
+function unflatten(text: string): unknown {
 	const table = JSON.parse(text) as unknown[];
 	const done = new Set<number>();
 	const resolve = (index: number): unknown => {
