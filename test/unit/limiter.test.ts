@@ -88,6 +88,35 @@ test('starts are spread over the shortest recent round trip: one slow first answ
 	expect(next).toHaveLength(8); // spread over the slow answer's 600 ms, 3 or 4 would have left by now
 });
 
+test('with no round trip measured yet, starts leave one per millisecond rather than all at once', async () => {
+	const granted = ask(new Limiter(), 64, 16);
+	await after(0);
+	expect(granted.length).toBeLessThan(4); // a burst would come back late together and set the pace too slow
+	await after(60);
+	expect(granted).toHaveLength(16);
+});
+
+test('a time that included a login does not set the pace: it is not a round trip', async () => {
+	const limiter = new Limiter();
+	const first = ask(limiter, 64, 2);
+	await after(300);
+	for (const slot of first) limiter.release(slot, 'answered', 0, false); // each waited 300 ms for a login
+	const next = ask(limiter, 64, 8);
+	await after(60);
+	expect(next).toHaveLength(8); // paced by 300 ms, 2 or 3 would have left by now
+});
+
+test('a new run forgets the pace of the last one (a page of records takes longer than a write)', async () => {
+	const limiter = new Limiter();
+	const listing = ask(limiter, 64, 2);
+	await after(300);
+	for (const slot of listing) limiter.release(slot, 'answered');
+	limiter.startRun();
+	const writes = ask(limiter, 64, 8);
+	await after(60);
+	expect(writes).toHaveLength(8); // paced by the listing's 300 ms, 2 or 3 would have left by now
+});
+
 describe('probing the refused level again', () => {
 	const realNow = Date.now.bind(Date);
 	let offset = 0;

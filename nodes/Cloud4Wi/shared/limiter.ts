@@ -7,7 +7,7 @@ const PROBE_AFTER_MS = 10 * 60_000;
 /** Each try the service refuses doubles that wait, up to this: a limit that does not move costs a few pauses a day. */
 const PROBE_AFTER_MAX_MS = 8 * 60 * 60_000;
 
-/** A place in flight: its order of sending, how many were in flight with it, and when it started. */
+/** A place in flight: its order of sending, how many were in flight with it, and when it started (performance.now()). */
 export interface Slot {
 	readonly seq: number;
 	readonly inFlight: number;
@@ -66,9 +66,12 @@ export class Limiter {
 				this.inFlight++;
 				// Paced starts: answers then come back spread out, so handling one overlaps waiting for the others,
 				// where a burst would come back as a burst and leave the line idle while it is handled.
-				const now = Date.now();
+				// Sub-millisecond clock: with Date.now() every start slept up to a millisecond past its turn.
+				const now = performance.now();
 				const startAt = Math.max(now, this.nextStartAt);
-				this.nextStartAt = startAt + this.roundTripMs / Math.min(this.limit, cap);
+				// With no round trip measured yet (a run's first requests), one start per millisecond: answers to a burst
+				// come back late together, and their times would set the pace too slow.
+				this.nextStartAt = startAt + (this.roundTripMs ? this.roundTripMs / Math.min(this.limit, cap) : 1);
 				if (startAt - now >= 1) await sleep(startAt - now);
 				if (this.pausedUntil > Date.now() || this.onTheWay.size >= Math.min(this.limit, cap)) {
 					// A 429 came in while this one waited its turn: give the place back and wait like the others.
@@ -77,20 +80,28 @@ export class Limiter {
 				}
 				// Counted once really on its way: a 429 tells how many the service was serving.
 				this.onTheWay.add(this.sent);
-				return { seq: this.sent++, inFlight: this.onTheWay.size, startedAt: Date.now() };
+				return { seq: this.sent++, inFlight: this.onTheWay.size, startedAt: performance.now() };
 			}
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}
 	}
 
-	release(slot: Slot, outcome: Outcome, retryAfterMs = 0): void {
+	/** A new node run: its requests may be of another kind than the last run's (a page of records takes longer than a write). */
+	startRun(): void {
+		this.roundTripMs = 0;
+	}
+
+	/** `timed`: the place was held for the request alone (not also for a login), so its time is a round trip. */
+	release(slot: Slot, outcome: Outcome, retryAfterMs = 0, timed = true): void {
 		this.inFlight--;
 		this.onTheWay.delete(slot.seq);
 		if (outcome === 'limited') this.limited(slot, retryAfterMs);
 		else if (outcome === 'answered') {
-			const took = Date.now() - slot.startedAt;
-			this.roundTripMs =
-				!this.roundTripMs || took < this.roundTripMs ? took : this.roundTripMs + 0.05 * (took - this.roundTripMs);
+			const took = performance.now() - slot.startedAt;
+			if (timed) {
+				this.roundTripMs =
+					!this.roundTripMs || took < this.roundTripMs ? took : this.roundTripMs + 0.05 * (took - this.roundTripMs);
+			}
 			this.grow();
 		}
 		// Wake as many as there are places now (each checks again, so waking one too many is harmless).

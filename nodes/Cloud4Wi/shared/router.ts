@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
-import { START_IN_FLIGHT } from './limiter';
 import type { RunSettings } from './transport';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, onPause, startRun } from './transport';
 import { inputError, ItemInput } from './validate';
@@ -129,9 +128,9 @@ export async function route(
 			if (width > 1) await sleep(0);
 		}
 	};
-	// Reading an item's parameters (n8n's expression engine) is most of its CPU. So the first items start at once, as
-	// many as the limiter lets go, and the others a few per timer tick while those requests are out; and while a 429
-	// pauses the account, items are read ahead of their turn: the line is idle then, and busy with answers afterwards.
+	// Reading an item's parameters (n8n's expression engine) is most of its CPU. So items start a few per timer tick,
+	// and the requests of those read leave in between; and while a 429 pauses the account, items are read ahead of
+	// their turn: the line is idle then, and busy with answers afterwards.
 	const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
 	const started: Array<Promise<void>> = [];
 	let pausedUntil = 0;
@@ -140,17 +139,23 @@ export async function route(
 		(started.length < width || (width > 1 && Date.now() < pausedUntil)) &&
 		next < items.length &&
 		stop.first === undefined;
+	/** Starts items for one tick of READ_AHEAD_MS (at least one). */
+	const startSome = () => {
+		const tick = performance.now();
+		do started.push(worker());
+		while (goOn() && performance.now() - tick < READ_AHEAD_MS);
+	};
 	let filling: Promise<void> | undefined;
 	const fill = async () => {
 		do {
 			await sleep(0);
-			const tick = performance.now();
-			while (goOn() && performance.now() - tick < READ_AHEAD_MS) started.push(worker());
+			if (goOn()) startSome();
 		} while (goOn());
 		filling = undefined;
 	};
-	while (started.length < Math.min(width, START_IN_FLIGHT)) started.push(worker());
-	if (started.length < width) filling = fill();
+	// The first items too start a tick's worth at a time: the credential is read and their requests leave meanwhile.
+	if (goOn()) startSome();
+	if (goOn()) filling = fill();
 	const listening = onPause(this, (until) => {
 		pausedUntil = until;
 		filling ??= fill();

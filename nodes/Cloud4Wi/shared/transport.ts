@@ -91,6 +91,7 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 	const key = `${credentialId}\n${baseUrl}\n${String(credentials.clientKey ?? '')}`;
 	let account = accounts.get(key);
 	if (!account) accounts.set(key, (account = { limiter: new Limiter() }));
+	account.limiter.startRun();
 	const token = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
 	return { settings, credentials, baseUrl, account, token, fresh: false };
 }
@@ -430,6 +431,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 		const slot = await run.account.limiter.acquire(run.settings.maxInFlight);
 		let outcome: Outcome = 'failed';
 		let pauseMs = 0;
+		let stale = false;
 		let answer: Answer;
 		let used: string;
 		try {
@@ -440,7 +442,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 				});
 			}
 			// No token yet, or this request's token was refused and nobody has replaced it: log in (once for all).
-			const stale = run.token === '' || run.token === refused;
+			stale = run.token === '' || run.token === refused;
 			const carried = stale ? await renewed(this, run, req, run.token, timeoutMs) : undefined;
 			used = run.token;
 			answer = carried ?? (await send(this, run, req, used, timeoutMs));
@@ -451,7 +453,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 				outcome = 'answered';
 			}
 		} finally {
-			run.account.limiter.release(slot, outcome, pauseMs);
+			run.account.limiter.release(slot, outcome, pauseMs, !stale);
 		}
 
 		// Waits before a read's next try, unless that would pass the run's deadline (a poll's budget).
