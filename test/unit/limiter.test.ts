@@ -45,6 +45,24 @@ test('a 429 pauses every request for its Retry-After, then one under the level t
 	expect(granted).toHaveLength(48 + 11);
 });
 
+test('requests that come while a pause lasts go out after it in the order they came', async () => {
+	const limiter = new Limiter();
+	const first = ask(limiter, 64, 16);
+	await after(50);
+	limiter.release(first[15], 'limited', 600);
+	for (const slot of first.slice(0, 15)) limiter.release(slot, 'answered');
+	const order: number[] = [];
+	for (let i = 0; i < 40; i++) {
+		void limiter.acquire(64).then((slot) => {
+			order.push(i);
+			setTimeout(() => limiter.release(slot, 'answered'), 20);
+		});
+		await after(5); // they come at different times in the pause (a timer each used to wake them out of order)
+	}
+	await after(800);
+	expect(order).toEqual(Array.from({ length: 40 }, (_, i) => i));
+});
+
 test('after a 429 the level is what the service still held: the requests sent before the refused one and unanswered', async () => {
 	const limiter = new Limiter();
 	const granted = await thirtyTwoInFlight(limiter);
