@@ -161,8 +161,7 @@ export class Limiter {
 		const nearLimit = this.ceiling === Number.POSITIVE_INFINITY || 2 * (held + 1) >= this.ceiling;
 		this.limit = Math.min(this.limit, nearLimit ? held : Math.max(1, Math.floor((held + 1) / 2)));
 		// A probe refused (at the level refused last time or above): probe less often. Refused lower: the service changed.
-		this.probeAfterMs =
-			held + 1 >= this.ceiling ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MAX_MS) : PROBE_AFTER_MS;
+		this.probeAfterMs = held + 1 >= this.ceiling ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MAX_MS) : PROBE_AFTER_MS;
 		this.ceiling = held + 1;
 		this.limitedAt = now;
 		this.cutAt = this.sent;
