@@ -55,6 +55,8 @@ export class Limiter {
 	private roundTripMs = 0;
 	/** Earliest start of the next request: starts are spread over a round trip instead of leaving in bursts. */
 	private nextStartAt = 0;
+	/** The last start's turn: starts go out in the order they took their places. */
+	private turn: Promise<void> = Promise.resolve();
 
 	/** Calls `listener` with the end of every pause a 429 sets; returns the way to stop listening. */
 	onPause(listener: (until: number) => void): () => void {
@@ -70,7 +72,8 @@ export class Limiter {
 				await this.inLine();
 				continue;
 			}
-			if (this.inFlight < Math.min(this.limit, cap)) {
+			const level = Math.min(this.limit, cap);
+			if (this.inFlight < level) {
 				this.inFlight++;
 				// Paced starts: answers then come back spread out, so handling one overlaps waiting for the others,
 				// where a burst would come back as a burst and leave the line idle while it is handled.
@@ -79,9 +82,14 @@ export class Limiter {
 				const startAt = Math.max(now, this.nextStartAt);
 				// With no round trip measured yet (a run's first requests), one start per millisecond: answers to a burst
 				// come back late together, and their times would set the pace too slow.
-				const level = Math.min(this.limit, cap);
 				this.nextStartAt = startAt + (this.roundTripMs ? (PACE * this.roundTripMs) / level : 1);
-				if (startAt - now >= 1) await sleep(startAt - now);
+				// Each start waits for the one before: timers of near turns can fire out of order (libuv's cached clock).
+				const turn = this.turn.then(async () => {
+					const wait = startAt - performance.now();
+					if (wait >= 1) await sleep(wait);
+				});
+				this.turn = turn;
+				await turn;
 				if (this.pausedUntil > Date.now() || this.onTheWay.size >= Math.min(this.limit, cap)) {
 					// A 429 came in while this one waited its turn: give the place back and wait like the others.
 					this.inFlight--;
