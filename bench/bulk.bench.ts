@@ -1,7 +1,8 @@
 /**
  * Bulk runs (issue 8), in one run, against the sandbox in a child process answering in 40 ms:
  * - 1,000 Update Opt-Ins items through our node and the same 1,000 PUTs through n8n's HTTP Request node,
- *   without a limit and with a 16-in-flight limit (429 + Retry-After above it; floor = 1,000 x 40 ms / 16);
+ *   without a limit and with a 16-in-flight limit (429 + Retry-After above it; floor = 1,000 x 40 ms / 16), and the
+ *   same PUTs from 16 bare undici workers that know the limit (what the sandbox allows a client with nothing to learn);
  * - 1,000 Get contact items; a token that expires mid-run; a first run with no stored token;
  * - the trigger with Include Contact Profile after a burst of 2,000 events from 2,000 contacts;
  * - listing: Return All of 25,000 contacts with a warm token against a bare undici loop over the same pages.
@@ -147,6 +148,39 @@ async function runOnce(name: string, load: { maxInFlight?: number }, build: Buil
 	}
 }
 
+/** 1,000 PUTs from LIMIT workers, one after another each, over undici's keep-alive connections: no 429 to learn from. */
+async function bareOnce(): Promise<Run> {
+	const { sb, store } = await startRemoteCloud4Wi({ contacts: N, latencyMs: LATENCY_MS, retryAfterS: 1 });
+	try {
+		await runWorkflow(
+			buildWorkflow(actionWorkflow({ resource: 'segment', operation: 'getAll', returnAll: true })),
+			store,
+		);
+		const token = String(store.stored('cred-1').sessionToken);
+		const ids = await sb.cids();
+		await sb.setLoad({ maxInFlight: LIMIT });
+		await sb.clearRequests();
+		let next = 0;
+		let failed = 0;
+		const worker = async () => {
+			while (next < ids.length) {
+				const i = next++;
+				const { statusCode, body } = await request(`${sb.url}/v1/customers/${ids[i]}/policies`, {
+					method: 'PUT',
+					headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+					body: JSON.stringify({ policies: [{ policyKey: 'mktgCommunications', accepted: i % 2 === 0 }] }),
+				});
+				await body.text();
+				if (statusCode >= 300) failed++;
+			}
+		};
+		const run = await measure(() => Promise.all(Array.from({ length: LIMIT }, worker)));
+		return { ms: run.ms, heapDeltaMb: run.peakHeapDeltaMb, failed, c: await counts(sb) };
+	} finally {
+		await sb.close();
+	}
+}
+
 /** The median run as a table row. */
 function summarize(name: string, nodeName: string, runs: Run[], options: Options): Row {
 	const mid = medianRun(runs);
@@ -227,6 +261,11 @@ describe('bulk', () => {
 		if (http) http.vsFloor = `${round(http.ms / FLOOR_MS, 2)}x`;
 		expect(our.failedItems).toBe(0);
 		expect(our.appliedOnce).toBe('yes');
+		// The reference: what a client that already knows the limit gets from this sandbox (no discovery, no n8n).
+		const bare: Run[] = [];
+		for (let i = 0; i < RUNS; i++) bare.push(await bareOnce());
+		const reference = summarize(`opt-ins, limit ${LIMIT}, ${LIMIT} workers`, 'bare undici', bare, { writes: true });
+		reference.vsFloor = `${round(reference.ms / FLOOR_MS, 2)}x`;
 	});
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most, a second run in the same n8n (the limit learned by the first)`, async () => {
