@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
+import { sleep, UserError } from 'n8n-workflow';
 
 /** Words for the network failures a wrong base URL causes. */
 const NETWORK_REASONS: Record<string, string> = {
@@ -24,6 +24,27 @@ const NETWORK_REASONS: Record<string, string> = {
 const DEFAULT_BASE_URL = 'https://explore.cloud4wi.com';
 /** A login that gets no answer fails after this long instead of holding the run. */
 const LOGIN_TIMEOUT_MS = 30_000;
+/** A login refused for load (429, 5xx) is tried this many times in all: every request of the run waits for it. */
+const LOGIN_TRIES = 3;
+/** Longest wait before another login try; a longer Retry-After fails the login now rather than holding a poll. */
+const LOGIN_MAX_WAIT_MS = 10_000;
+
+/** Refusals that say "not now", not "not you": the login is tried again. */
+function isBusy(status: number): boolean {
+	return status === 429 || status === 502 || status === 503 || status === 504;
+}
+
+/** The wait a busy answer asks for (Retry-After in seconds or as a date), else 1 s, 2 s... */
+function loginWaitMs(retryAfter: string | undefined, attempt: number): number {
+	const seconds = Number(retryAfter);
+	const asked =
+		retryAfter === undefined || retryAfter === ''
+			? Number.NaN
+			: Number.isFinite(seconds)
+				? seconds * 1000
+				: Date.parse(retryAfter) - Date.now();
+	return Number.isFinite(asked) ? Math.max(asked, 0) : 1000 * 2 ** attempt;
+}
 
 /** This machine only: the one place a plain-HTTP base URL sends nothing over a network. */
 function isLoopback(hostname: string): boolean {
@@ -51,6 +72,31 @@ export function cloud4WiBaseUrl(credentials: ICredentialDataDecryptedObject): st
 		);
 	}
 	return raw.replace(/\/+$/, '');
+}
+
+type LoginAnswer = { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
+
+/** One login request; a network failure becomes a plain error (the thrown one holds the request, secret included). */
+async function login(
+	ctx: IHttpRequestHelper,
+	url: string,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<LoginAnswer> {
+	try {
+		return (await ctx.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body: { clientKey: credentials.clientKey, clientSecret: credentials.clientSecret },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: LOGIN_TIMEOUT_MS,
+			disableFollowRedirect: true, // a 307 or 308 would post the secret to wherever it points
+		})) as LoginAnswer;
+	} catch (error) {
+		const code = (error as { code?: string }).code ?? '';
+		throw new UserError(`Cloud4Wi login failed: no answer from ${url} (${NETWORK_REASONS[code] ?? 'network error'})`);
+	}
 }
 
 export class Cloud4WiApi implements ICredentialType {
@@ -108,22 +154,13 @@ export class Cloud4WiApi implements ICredentialType {
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const url = `${cloud4WiBaseUrl(credentials)}/v1/sts/login/services`;
-		let response: { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
-		try {
-			response = (await this.helpers.httpRequest({
-				method: 'POST',
-				url,
-				body: { clientKey: credentials.clientKey, clientSecret: credentials.clientSecret },
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: LOGIN_TIMEOUT_MS,
-				disableFollowRedirect: true, // a 307 or 308 would post the secret to wherever it points
-			})) as typeof response;
-		} catch (error) {
-			// The thrown error holds the request, secret included; only a plain reason travels on.
-			const code = (error as { code?: string }).code ?? '';
-			throw new UserError(`Cloud4Wi login failed: no answer from ${url} (${NETWORK_REASONS[code] ?? 'network error'})`);
+		let response: LoginAnswer;
+		for (let attempt = 0; ; attempt++) {
+			response = await login(this, url, credentials);
+			if (!isBusy(response.statusCode) || attempt + 1 >= LOGIN_TRIES) break;
+			const wait = loginWaitMs(response.headers?.['retry-after'], attempt);
+			if (wait > LOGIN_MAX_WAIT_MS) break;
+			await sleep(wait);
 		}
 
 		const body = (response.body ?? {}) as { token?: unknown; message?: unknown };
@@ -133,7 +170,9 @@ export class Cloud4WiApi implements ICredentialType {
 			const hint =
 				response.statusCode === 401
 					? 'Check the client key and secret in the Cloud4Wi credential.'
-					: 'Check the base URL of the Cloud4Wi credential.';
+					: isBusy(response.statusCode) || response.statusCode >= 500
+						? 'Cloud4Wi is busy or down: try again in a few minutes.'
+						: 'Check the base URL of the Cloud4Wi credential.';
 			throw new UserError(`Cloud4Wi login failed (HTTP ${response.statusCode}): ${said}. ${hint}`);
 		}
 		const header = response.headers?.authorization ?? '';

@@ -1,6 +1,10 @@
-/** Rate limits in bulk work: a 429 is retried after Retry-After for reads and writes alike, a bounded number of times. */
+/**
+ * Rate limits in bulk work: a 429 is retried after Retry-After for reads and writes alike, a bounded number of times;
+ * a login refused for load (429, 502-504) is tried again too, since every request of the run waits for it.
+ */
 import type { TestContext } from '../harness/cloud4wi';
-import { runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { actionWorkflow, apiCalls, credentialFor, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { buildWorkflow, runWorkflow } from '../harness/engine';
 
 describe('429 Too Many Requests', () => {
 	let ctx: TestContext;
@@ -36,5 +40,61 @@ describe('429 Too Many Requests', () => {
 		]);
 		expect(error?.message).toBe('Too many requests: rate limit exceeded');
 		expect(error?.description).toMatch(/rate limit was reached and stayed reached after 8 retries/);
+	});
+});
+
+describe('a login refused for load', () => {
+	let ctx: TestContext;
+	beforeEach(async () => (ctx = await startCloud4Wi()));
+	afterEach(async () => await ctx.sb.close());
+	const logins = () => ctx.sb.requests.filter((r) => r.path === '/v1/sts/login/services').map((r) => r.status);
+	const bulk = (n: number) =>
+		runAction(
+			ctx,
+			{ resource: 'contact', operation: 'get', contactId: '={{ $json.cid }}' },
+			ctx.sb.data.contacts.map((c) => ({ cid: c.cid })).slice(0, n),
+		);
+
+	test('a 429 on the login is waited out and the login goes again: every item of a bulk run succeeds', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', status: 429, retryAfter: 1, times: 1 });
+		const started = Date.now();
+		const { error, json } = await bulk(40);
+		expect(error).toBeUndefined();
+		expect(json).toHaveLength(40);
+		expect(logins()).toEqual([429, 200]);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // the Retry-After was honoured
+		expect(ctx.store.logins).toBe(1);
+		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/')).map((r) => r.status)).toEqual(
+			Array(40).fill(200),
+		);
+	});
+
+	test('a gateway that keeps answering 503 fails the login after three tries, saying the service is busy', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', status: 503, times: 5 });
+		const { error } = await bulk(3);
+		expect(logins()).toEqual([503, 503, 503]);
+		expect(error?.message).toBe(
+			'Cloud4Wi login failed (HTTP 503): Service Unavailable. Cloud4Wi is busy or down: try again in a few minutes.',
+		);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	}, 15_000);
+
+	test('a Retry-After longer than a login may wait fails at once instead of holding the run', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', status: 429, retryAfter: 3600, times: 5 });
+		const started = Date.now();
+		const { error } = await bulk(3);
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(logins()).toEqual([429]);
+		expect(error?.message).toMatch(/^Cloud4Wi login failed \(HTTP 429\): Too many requests/);
+	});
+
+	test('a wrong secret is not tried again', async () => {
+		const wrong = credentialFor(ctx.sb, { clientSecret: 'not-the-secret' });
+		const { error } = await runWorkflow(
+			buildWorkflow(actionWorkflow({ resource: 'segment', operation: 'getAll', returnAll: true })),
+			wrong,
+		);
+		expect(logins()).toEqual([401]);
+		expect(error?.message).toMatch(/^Cloud4Wi login failed \(HTTP 401\)/);
 	});
 });
