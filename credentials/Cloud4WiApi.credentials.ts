@@ -29,6 +29,9 @@ const LOGIN_TRIES = 3;
 /** Longest wait before another login try; a longer Retry-After fails the login now rather than holding a poll. */
 const LOGIN_MAX_WAIT_MS = 10_000;
 
+/** The longest a login can take, tries and waits included: a request that logs in first is given this much more time. */
+export const LOGIN_MAX_MS = LOGIN_TRIES * LOGIN_TIMEOUT_MS + (LOGIN_TRIES - 1) * LOGIN_MAX_WAIT_MS;
+
 /** Refusals that say "not now", not "not you": the login is tried again. */
 function isBusy(status: number): boolean {
 	return status === 429 || status === 502 || status === 503 || status === 504;
@@ -82,6 +85,8 @@ async function login(
 	url: string,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<LoginAnswer> {
+	// For the whole answer: n8n's `timeout` only limits the wait for each next byte, and a trickled body never ends.
+	const timer = AbortSignal.timeout(LOGIN_TIMEOUT_MS);
 	try {
 		return (await ctx.helpers.httpRequest({
 			method: 'POST',
@@ -91,10 +96,11 @@ async function login(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: LOGIN_TIMEOUT_MS,
+			abortSignal: timer,
 			disableFollowRedirect: true, // a 307 or 308 would post the secret to wherever it points
 		})) as LoginAnswer;
 	} catch (error) {
-		const code = (error as { code?: string }).code ?? '';
+		const code = timer.aborted ? 'ETIMEDOUT' : ((error as { code?: string }).code ?? '');
 		throw new UserError(`Cloud4Wi login failed: no answer from ${url} (${NETWORK_REASONS[code] ?? 'network error'})`);
 	}
 }

@@ -15,6 +15,8 @@ export interface SeenRequest {
 	path: string;
 	status: number;
 	query: Record<string, string>;
+	/** When the sandbox received it (ms since epoch, its clock). */
+	at: number;
 }
 
 export class RemoteSandbox {
@@ -83,7 +85,12 @@ export class RemoteSandbox {
 	}
 
 	/** Answer latency and the in-flight limit, changed while running. */
-	setLoad(load: { latencyMs?: number; maxInFlight?: number; retryAfterS?: number }): Promise<object> {
+	setLoad(load: {
+		latencyMs?: number;
+		maxInFlight?: number;
+		maxPerSecond?: number;
+		retryAfterS?: number;
+	}): Promise<object> {
 		return this.call('setLoad', load);
 	}
 

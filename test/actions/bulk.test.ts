@@ -83,6 +83,27 @@ test(`${N} opt-in writes under a 16-in-flight limit: none lost, none doubled, no
 	}
 }, 60_000);
 
+test('a service that counts requests per second: the level settles in a few pauses, none lost, none doubled', async () => {
+	// 100 a second at 40 ms answers is 4 in flight. The in-flight count at a refusal says little here: it once cut to 1
+	// (a 36 s run for 1,000 items), or cut by one per pause (8-9 pauses).
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40, maxPerSecond: 100, retryAfterS: 1 });
+	await warm();
+	const ids = cids().slice(0, 400);
+	const items = ids.map((id, i) => ({ id, accepted: i % 2 === 0 }));
+	const result = await runAction(ctx, optIn, items);
+	expect(result.error).toBeUndefined();
+	expect(result.json.filter((j) => j.error)).toEqual([]);
+	expect(result.json.map((j) => j.contactId)).toEqual(ids);
+	const applied = appliedWrites();
+	expect(applied.size).toBe(ids.length);
+	expect([...applied.values()].every((n) => n === 1)).toBe(true);
+	// Congestions: 429s more than half a second after the one before; each costs a Retry-After pause.
+	const refusals = ctx.sb.requests.filter((r) => r.status === 429).map((r) => r.at);
+	const congestions = refusals.filter((at, i) => i === 0 || at - refusals[i - 1] > 500).length;
+	expect(congestions).toBeGreaterThanOrEqual(1);
+	expect(congestions).toBeLessThanOrEqual(4);
+}, 60_000);
+
 test('a token that expires mid-run with 16 in flight: exactly one login, no failed item', async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 10, maxInFlight: 16, retryAfterS: 1 });
 	await warm();

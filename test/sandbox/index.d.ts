@@ -32,6 +32,8 @@ export interface SandboxOptions {
 	latencyMs?: number;
 	/** Above this many API requests being served at once, the extra one is answered 429 at once, doing no work. 0 (default): no limit. */
 	maxInFlight?: number;
+	/** Above this many API requests accepted in the last second (a sliding window), a 429 at once. 0 (default): no limit. */
+	maxPerSecond?: number;
 	/** Retry-After (seconds) of those 429s, default 1. */
 	retryAfterS?: number;
 	/** Demo credentials and organization; override only if a test needs other values. */
@@ -102,6 +104,8 @@ export interface Fault {
 	contentType?: string;
 	/** Announce the whole body's Content-Length, send half of it, then drop the connection (with rawBody, or the real answer). */
 	truncate?: boolean;
+	/** Send 200 and its headers at once, then one byte of body every this many ms, never ending. */
+	trickleMs?: number;
 }
 
 export type FilterableEventKind =
@@ -396,14 +400,15 @@ export interface Sandbox {
 	clearRequests(): void;
 	/** Successful logins so far. */
 	readonly logins: number;
-	/** 429s answered for the maxInFlight limit since the start or the last clearRequests(). */
+	/** 429s answered for the maxInFlight or maxPerSecond limit since the start or the last clearRequests(). */
 	readonly rateLimited: number;
 	/** Most API requests served at once since the start or the last clearRequests(). */
 	readonly maxSeenInFlight: number;
-	/** Changes latencyMs, maxInFlight and retryAfterS while running; returns them. */
-	setLoad(load: { latencyMs?: number; maxInFlight?: number; retryAfterS?: number }): {
+	/** Changes latencyMs, maxInFlight, maxPerSecond and retryAfterS while running; returns them. */
+	setLoad(load: { latencyMs?: number; maxInFlight?: number; maxPerSecond?: number; retryAfterS?: number }): {
 		latencyMs: number;
 		maxInFlight: number;
+		maxPerSecond: number;
 		retryAfterS: number;
 	};
 	/** Every token issued so far becomes expired; returns how many were still valid. */
@@ -434,6 +439,7 @@ export declare const DEFAULTS: Readonly<{
 	organizationId: string;
 	latencyMs: number;
 	maxInFlight: number;
+	maxPerSecond: number;
 	retryAfterS: number;
 }>;
 

@@ -32,6 +32,7 @@ const DEFAULTS = Object.freeze({
 	organizationId: '5f0c4a7e2b9d13e8a6c7b1f0',
 	latencyMs: 0,
 	maxInFlight: 0,
+	maxPerSecond: 0,
 	retryAfterS: 1,
 });
 
@@ -58,9 +59,9 @@ function resolveOptions(options) {
 	return config;
 }
 
-/** latencyMs and maxInFlight (0 = none) and retryAfterS: whole numbers >= 0. */
+/** latencyMs, maxInFlight and maxPerSecond (0 = none) and retryAfterS: whole numbers >= 0. */
 function checkLoad(load) {
-	for (const name of ['latencyMs', 'maxInFlight', 'retryAfterS']) {
+	for (const name of ['latencyMs', 'maxInFlight', 'maxPerSecond', 'retryAfterS']) {
 		if (load[name] !== undefined && (!Number.isInteger(load[name]) || load[name] < 0)) {
 			throw new Error(`${name} must be an integer >= 0`);
 		}
@@ -92,9 +93,17 @@ async function createSandbox(options = {}) {
 		requests: [],
 		logins: 0,
 		expiredStatus: config.expiredStatus,
-		// Load: every API answer waits latencyMs; above maxInFlight requests being served, a 429 at once.
-		load: { latencyMs: config.latencyMs, maxInFlight: config.maxInFlight, retryAfterS: config.retryAfterS },
+		// Load: every API answer waits latencyMs; above maxInFlight requests being served, or maxPerSecond requests
+		// accepted in the last second, a 429 at once.
+		load: {
+			latencyMs: config.latencyMs,
+			maxInFlight: config.maxInFlight,
+			maxPerSecond: config.maxPerSecond,
+			retryAfterS: config.retryAfterS,
+		},
 		inFlight: 0,
+		/** When the requests accepted in the last second arrived (performance.now()), oldest first. */
+		accepted: [],
 		maxSeenInFlight: 0,
 		rateLimited: 0,
 	};

@@ -112,6 +112,26 @@ describe('time limits', () => {
 		expect(apiCalls(ctx.sb)).toEqual([]);
 	}, 45_000);
 
+	test('a login whose answer trickles in and never ends fails after its 30 s, like one that never answers', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', trickleMs: 2_000 });
+		const started = Date.now();
+		const result = await runAction(ctx, contact('get'));
+		expect(Date.now() - started).toBeLessThan(31_000 + 5_000);
+		expect(result.error?.message).toMatch(/^Cloud4Wi login failed: no answer from .* \(timed out\)/);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	}, 45_000);
+
+	test('an answer that trickles in and never ends is cut off at the Timeout: it limits the whole answer', async () => {
+		await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // logs in: a token stored
+		ctx.sb.clearRequests();
+		ctx.sb.addFault({ method: 'DELETE', path: '^/v1/customers/', trickleMs: 200 });
+		const started = Date.now();
+		const result = await runAction(ctx, contact('delete', timeout(1000)));
+		expect(Date.now() - started).toBeLessThan(1000 + 2_000);
+		expect(result.error?.message).toBe('Cloud4Wi did not answer within 1 s');
+		expect(stalled('DELETE')).toHaveLength(0); // an answer had begun: status 200 logged, body never finished
+	});
+
 	test('a Timeout below one second is refused before anything is sent', async () => {
 		const result = await runAction(ctx, contact('get', timeout(10)));
 		expect(result.error?.message).toBe(
@@ -144,6 +164,31 @@ describe("the trigger's poll with a request that hangs", () => {
 		ctx.sb.clearFaults();
 		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000);
 		expect(emitted).toHaveLength(1);
+	}, 20_000);
+
+	test('a 429 asking to come back in a minute: the poll does not wait out the pause past its budget', async () => {
+		const workflow = trigger();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.sb.addFault({ method: 'GET', path: '/events$', status: 429, retryAfter: 60, times: 10 });
+		const started = Date.now();
+		await expect(pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000)).rejects.toThrow(
+			'Cloud4Wi did not answer before the time for this poll ran out',
+		);
+		expect(Date.now() - started).toBeLessThan(4_000);
+		expect(apiCalls(ctx.sb)).toHaveLength(1);
+	}, 20_000);
+
+	test('a poll that logs in first, then meets an answer that never ends, still ends inside its budget', async () => {
+		const workflow = trigger();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.store.set('cred-1', 'cloud4WiApi', { ...ctx.store.stored('cred-1'), sessionToken: '' });
+		ctx.sb.addFault({ method: 'GET', path: '/events$', trickleMs: 200, times: 10 });
+		const started = Date.now();
+		await expect(pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000)).rejects.toThrow(
+			/did not answer before the time for this poll ran out|did not answer within/,
+		);
+		expect(Date.now() - started).toBeLessThan(4_000);
+		expect(ctx.store.logins).toBeGreaterThanOrEqual(1);
 	}, 20_000);
 
 	test('a 5xx asking to come back in a minute: the poll does not sleep past its budget', async () => {

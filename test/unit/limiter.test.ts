@@ -5,7 +5,7 @@ import { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
 /** Asks for `n` places at once; the array fills as they are granted. */
 function ask(limiter: Limiter, cap: number, n: number): Slot[] {
 	const granted: Slot[] = [];
-	for (let i = 0; i < n; i++) void limiter.acquire(cap).then((slot) => granted.push(slot));
+	for (let i = 0; i < n; i++) void limiter.acquire(cap).then((slot) => granted.push(slot!));
 	return granted;
 }
 const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,7 +55,7 @@ test('requests that come while a pause lasts go out after it in the order they c
 	for (let i = 0; i < 40; i++) {
 		void limiter.acquire(64).then((slot) => {
 			order.push(i);
-			setTimeout(() => limiter.release(slot, 'answered'), 20);
+			setTimeout(() => limiter.release(slot!, 'answered'), 20);
 		});
 		await after(5); // they come at different times in the pause (a timer each used to wake them out of order)
 	}
@@ -77,6 +77,61 @@ test('after a 429 the level is what the service still held: the requests sent be
 	for (const slot of granted.slice(20).filter((s) => s !== refused)) limiter.release(slot, 'answered');
 	await after(350);
 	expect(granted).toHaveLength(before + 15); // counting from our level at sending (20) would say 19
+});
+
+test('a refusal never cuts below half the level it was sent at, however few were still in flight', async () => {
+	const limiter = new Limiter();
+	const granted = await thirtyTwoInFlight(limiter);
+	const flying = granted.slice(16);
+	// A service that counts requests per second refuses the 32nd although all the others were answered.
+	const refused = flying.find((s) => s.inFlight === 32)!;
+	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
+	const before = granted.length;
+	for (const slot of granted.slice(48)) limiter.release(slot, 'answered');
+	limiter.release(refused, 'limited', 100);
+	await after(250);
+	expect(granted.length - before).toBeGreaterThanOrEqual(16); // trusting "none held" would have left 1 in flight
+});
+
+test('refused at a level served for many round trips: it goes on at what the service served per second', async () => {
+	// 8 in flight answered in ~20 ms for 300 ms, then one refused with 7 still in flight: a service counting per second.
+	const limiter = new Limiter();
+	let refuse = false;
+	let stopAt = Number.POSITIVE_INFINITY;
+	const levelsAfter: number[] = [];
+	const worker = async () => {
+		while (Date.now() < stopAt) {
+			const slot = (await limiter.acquire(8))!;
+			if (stopAt !== Number.POSITIVE_INFINITY) levelsAfter.push(slot.inFlight);
+			if (refuse) {
+				refuse = false; // refused at once, as a 429 is, while the 7 sent before it are in flight
+				stopAt = Date.now() + 600;
+				limiter.release(slot, 'limited', 200);
+				continue;
+			}
+			await after(20);
+			limiter.release(slot, 'answered');
+		}
+	};
+	const workers = Array.from({ length: 8 }, worker);
+	await after(300);
+	refuse = true;
+	await Promise.all(workers);
+	// ~120 served in the first second at 20 ms each is 2.4 in flight; never below half the 8 it was sent at.
+	expect(Math.max(...levelsAfter)).toBeLessThanOrEqual(4); // trusting the 7 still in flight would have gone on at 7
+});
+
+test('a wait for a place ends at the deadline, and in a cancelled execution', async () => {
+	const limiter = new Limiter();
+	const first = ask(limiter, 64, 16);
+	await after(50);
+	limiter.release(first[15], 'limited', 60_000); // a minute's pause
+	const started = Date.now();
+	expect(await limiter.acquire(64, { deadline: Date.now() + 100 })).toBeUndefined();
+	expect(Date.now() - started).toBeLessThan(1000);
+	const cancel = new AbortController();
+	cancel.abort();
+	expect(await limiter.acquire(64, { signal: cancel.signal })).toBeUndefined();
 });
 
 test('refusals of one congestion, arriving in any order, settle on the lowest level held', async () => {
@@ -157,13 +212,13 @@ describe('probing the refused level again', () => {
 				if (inService >= limit) {
 					refused++;
 					left++; // sent again after the pause
-					limiter.release(slot, 'limited', 20);
+					limiter.release(slot!, 'limited', 20);
 					continue;
 				}
 				inService++;
 				await after(2);
 				inService--;
-				limiter.release(slot, 'answered');
+				limiter.release(slot!, 'answered');
 			}
 		};
 		await Promise.all(Array.from({ length: 40 }, worker));

@@ -13,11 +13,20 @@ const PROBE_AFTER_MAX_MS = 8 * 60 * 60_000;
  */
 const PACE = 0.85;
 
+/** A level the service answered this many round trips' worth of requests at was not found by a probe (see `limited`). */
+const SERVED_ROUND_TRIPS = 4;
+
 /** A place in flight: its order of sending, how many were in flight with it, and when it started (performance.now()). */
 export interface Slot {
 	readonly seq: number;
 	readonly inFlight: number;
 	readonly startedAt: number;
+}
+
+/** When a request stops waiting for a place: a poll's deadline (epoch ms), an execution's cancel signal. */
+export interface Until {
+	deadline?: number;
+	signal?: AbortSignal;
 }
 
 /** How a request ended, for the limiter: an answer, a 429, or no usable answer (network, timeout, 5xx). */
@@ -48,6 +57,9 @@ export class Limiter {
 	/** 429s of requests sent before this sequence number belong to a congestion already acted on. */
 	private cutAt = 0;
 	private credit = 0;
+	/** Good answers since `servedSince` (the end of the last pause, or the run's start): what the service took. */
+	private served = 0;
+	private servedSince = Date.now();
 	/**
 	 * Time from sending to answer, at its shortest lately (0: none measured yet). Quick to fall and slow to rise: one
 	 * slow answer, such as a cold first request, must not spread the next starts out.
@@ -64,12 +76,16 @@ export class Limiter {
 		return () => this.pauseListeners.delete(listener);
 	}
 
-	/** Waits for a free place, and for any pause a 429 set. `cap` is the run's Max Concurrent Requests. */
-	async acquire(cap: number): Promise<Slot> {
+	/**
+	 * Waits for a free place, and for any pause a 429 set. `cap` is the run's Max Concurrent Requests. Undefined when the
+	 * run's deadline (a poll's budget) passes first, or its execution was cancelled.
+	 */
+	async acquire(cap: number, until: Until = {}): Promise<Slot | undefined> {
 		this.cap = cap;
 		for (;;) {
+			if (until.signal?.aborted || (until.deadline !== undefined && Date.now() >= until.deadline)) return undefined;
 			if (this.pausedUntil > Date.now()) {
-				await this.inLine();
+				await this.inLine(until.deadline);
 				continue;
 			}
 			const level = Math.min(this.limit, cap);
@@ -99,13 +115,22 @@ export class Limiter {
 				this.onTheWay.add(this.sent);
 				return { seq: this.sent++, inFlight: this.onTheWay.size, startedAt: performance.now() };
 			}
-			await this.inLine();
+			await this.inLine(until.deadline);
 		}
 	}
 
-	private inLine(): Promise<void> {
+	/** Waits to be woken, or until `deadline` (then leaves the line, so no wake-up is spent on it). */
+	private inLine(deadline?: number): Promise<void> {
 		this.wake(); // sets the pause's timer if it is not set yet
-		return new Promise<void>((resolve) => this.waiting.push(resolve));
+		return new Promise<void>((resolve) => {
+			this.waiting.push(resolve);
+			if (deadline === undefined) return;
+			void sleep(Math.max(0, deadline - Date.now())).then(() => {
+				const place = this.waiting.indexOf(resolve);
+				if (place >= 0) this.waiting.splice(place, 1);
+				resolve();
+			});
+		});
 	}
 
 	/** Wakes as many waiting as there are places (each checks again); during a pause, sets one timer for its end. */
@@ -130,6 +155,8 @@ export class Limiter {
 	/** A new node run: its requests may be of another kind than the last run's (a page of records takes longer than a write). */
 	startRun(): void {
 		this.roundTripMs = 0;
+		this.served = 0;
+		this.servedSince = Date.now();
 	}
 
 	/** `timed`: the place was held for the request alone (not also for a login), so its time is a round trip. */
@@ -143,6 +170,7 @@ export class Limiter {
 				this.roundTripMs =
 					!this.roundTripMs || took < this.roundTripMs ? took : this.roundTripMs + 0.05 * (took - this.roundTripMs);
 			}
+			this.served++;
 			this.grow();
 		}
 		this.wake();
@@ -158,22 +186,31 @@ export class Limiter {
 		// sending runs ahead of it (answers sent and not yet read), and a level one too high costs another pause.
 		let before = 0;
 		for (const seq of this.onTheWay) if (seq < slot.seq) before++;
-		const held = Math.max(1, before);
+		// But a refusal only shows that the level it left at was too many: never cut below half of that. A service that
+		// counts requests per second refuses with few in flight, and trusting that count left 1 in flight for 10 minutes.
+		const least = Math.ceil(slot.inFlight / 2);
+		let held = Math.max(1, before, least);
 		if (slot.seq < this.cutAt) {
 			// The same congestion: its refusals arrive in any order, the lowest level held is the service's limit.
 			this.ceiling = Math.min(this.ceiling, held + 1);
 			this.limit = Math.min(this.limit, held);
 			return;
 		}
-		// Near the known limit, stay at what the service held; far under it, the service slowed down: halve. Never up.
-		const nearLimit = this.ceiling === Number.POSITIVE_INFINITY || 2 * (held + 1) >= this.ceiling;
-		this.limit = Math.min(this.limit, nearLimit ? held : Math.max(1, Math.floor((held + 1) / 2)));
+		// Refused at a level served well for several round trips, not at a probe above it: the service counts requests
+		// per second (or serves fewer now). What it served per second since the last pause, at our round trip, it can take.
+		if (slot.inFlight < this.ceiling && this.served >= SERVED_ROUND_TRIPS * slot.inFlight && this.roundTripMs) {
+			const perMs = this.served / Math.max(1000, now - this.servedSince);
+			held = Math.min(held, Math.max(least, Math.floor(perMs * this.roundTripMs)));
+		}
+		this.limit = Math.min(this.limit, held);
 		// A probe refused (at the level refused last time or above): probe less often. Refused lower: the service changed.
 		this.probeAfterMs = held + 1 >= this.ceiling ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MAX_MS) : PROBE_AFTER_MS;
 		this.ceiling = held + 1;
 		this.limitedAt = now;
 		this.cutAt = this.sent;
 		this.credit = 0;
+		this.served = 0;
+		this.servedSince = this.pausedUntil;
 	}
 
 	private grow(): void {

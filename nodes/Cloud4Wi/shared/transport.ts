@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cloud4WiBaseUrl } from '../../../credentials/Cloud4WiApi.credentials';
+import { cloud4WiBaseUrl, LOGIN_MAX_MS } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Outcome } from './limiter';
 import { Limiter } from './limiter';
 
@@ -235,7 +235,7 @@ function noAnswer(error: unknown, timedOut: boolean): Answer {
 	return { status: 0, failure: 'network', reason };
 }
 
-function requestOptions(run: Run, req: ApiRequest, timeoutMs: number): IHttpRequestOptions {
+function requestOptions(run: Run, req: ApiRequest, timeoutMs: number, signal: AbortSignal): IHttpRequestOptions {
 	return {
 		method: req.method,
 		url: `${run.baseUrl}${req.path}`,
@@ -247,9 +247,30 @@ function requestOptions(run: Run, req: ApiRequest, timeoutMs: number): IHttpRequ
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: timeoutMs,
+		// For the whole answer: n8n's `timeout` only limits the wait for each next byte, and a trickled body never ends.
+		abortSignal: signal,
 		// n8n would follow a redirect with the Authorization header, to any host: the token goes to the Base URL only.
 		disableFollowRedirect: true,
 	};
+}
+
+/** The execution's cancel signal, where n8n gives one (node runs; not polls or dropdowns). */
+function cancelOf(ctx: Cloud4WiContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/** A time limit for the whole answer, and the execution's cancel signal. */
+function limitOf(ctx: Cloud4WiContext, timeoutMs: number) {
+	const timer = AbortSignal.timeout(timeoutMs);
+	const cancel = cancelOf(ctx);
+	return { timer, cancel, signal: cancel ? AbortSignal.any([timer, cancel]) : timer };
+}
+
+function cancelledError(ctx: Cloud4WiContext, req: ApiRequest): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message: 'The execution was cancelled' } as JsonObject, {
+		message: 'The execution was cancelled',
+		itemIndex: req.itemIndex,
+	});
 }
 
 /** The cheap path: the run's token, n8n's plain request helper, a time limit for the whole answer. */
@@ -260,11 +281,9 @@ async function send(
 	token: string,
 	timeoutMs: number,
 ): Promise<Answer> {
-	const timer = AbortSignal.timeout(timeoutMs);
-	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	const options = requestOptions(run, req, timeoutMs);
+	const { timer, cancel, signal } = limitOf(ctx, timeoutMs);
+	const options = requestOptions(run, req, timeoutMs, signal);
 	options.headers = { Authorization: `Bearer ${token}` };
-	options.abortSignal = cancel ? AbortSignal.any([timer, cancel]) : timer;
 	try {
 		const response = (await ctx.helpers.httpRequest(options)) as {
 			statusCode: number;
@@ -273,12 +292,7 @@ async function send(
 		};
 		return { status: response.statusCode, headers: response.headers ?? {}, text: textOf(response.body) };
 	} catch (error) {
-		if (cancel?.aborted) {
-			throw new NodeApiError(ctx.getNode(), { message: 'The execution was cancelled' } as JsonObject, {
-				message: 'The execution was cancelled',
-				itemIndex: req.itemIndex,
-			});
-		}
+		if (cancel?.aborted) throw cancelledError(ctx, req);
 		return noAnswer(error, timer.aborted);
 	}
 }
@@ -290,25 +304,32 @@ function textOf(body: unknown): string {
 	return JSON.stringify(body); // an n8n that parsed it anyway
 }
 
-/** Sends `req` through n8n with the token emptied: n8n then logs in, stores the new token in the credential, and sends. */
+/**
+ * Sends `req` through n8n with the token emptied: n8n then logs in, stores the new token in the credential, and sends.
+ * The request's time limit runs from the start of the login, so it gets the login's longest time on top (within a poll's
+ * deadline).
+ */
 async function sendLoggingIn(ctx: Cloud4WiContext, run: Run, req: ApiRequest, timeoutMs: number) {
 	const data: ICredentialDataDecryptedObject = { ...run.credentials, sessionToken: '' };
 	const details = ctx.getNode().credentials?.cloud4WiApi;
+	const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
+	const { timer, cancel, signal } = limitOf(ctx, Math.max(1, Math.min(timeoutMs + LOGIN_MAX_MS, left)));
 	let answer: Answer;
 	try {
 		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
 			'cloud4WiApi',
-			requestOptions(run, req, timeoutMs),
+			requestOptions(run, req, timeoutMs, signal),
 			{ credentialsDecrypted: { id: details?.id ?? '', name: details?.name ?? '', type: 'cloud4WiApi', data } },
 		)) as { statusCode: number; headers: Record<string, unknown>; body: unknown };
 		answer = { status: response.statusCode, headers: response.headers ?? {}, text: textOf(response.body) };
 	} catch (error) {
+		if (cancel?.aborted) throw cancelledError(ctx, req);
 		if (!data.sessionToken) {
 			const message = loginFailureOf(error);
 			throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex: req.itemIndex });
 		}
-		answer = noAnswer(error, false); // logged in, then the request itself failed
+		answer = noAnswer(error, timer.aborted); // logged in, then the request itself failed
 	}
 	return { answer, token: String(data.sessionToken) };
 }
@@ -418,17 +439,22 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 		throw new NodeOperationError(this.getNode(), error.message, { itemIndex: req.itemIndex });
 	});
 	const isRead = req.method === 'GET';
+	const cancel = cancelOf(this);
 	let renewals = 0;
 	let rateLimited = 0;
 	let failures = 0;
 	let refused: string | undefined; // the token this request saw refused
 	for (;;) {
 		if (run.loginFailure) throw apiError(this, run.loginFailure, req, {});
-		const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
-		if (left <= 0) throw timeoutError(this, req, run, failures + 1, true);
+		const { deadline } = run.settings;
+		// A 429's pause, or other runs of this account, can hold a request long: no longer than a poll's budget.
+		const slot = await run.account.limiter.acquire(run.settings.maxInFlight, { deadline, signal: cancel });
+		if (!slot) {
+			if (cancel?.aborted) throw cancelledError(this, req);
+			throw timeoutError(this, req, run, failures + 1, true);
+		}
+		const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
 		const timeoutMs = Math.max(1, Math.min(run.settings.timeoutMs, left));
-
-		const slot = await run.account.limiter.acquire(run.settings.maxInFlight);
 		let outcome: Outcome = 'failed';
 		let pauseMs = 0;
 		let stale = false;
@@ -462,7 +488,10 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			if (Date.now() + wait >= (run.settings.deadline ?? Number.POSITIVE_INFINITY)) {
 				throw timeoutError(this, req, run, failures, true);
 			}
-			await sleep(wait);
+			// n8n 2.x ends the wait when the execution is cancelled (1.x's sleep takes no signal: it waits it out).
+			await sleep(wait, cancel).catch(() => {
+				throw cancelledError(this, req);
+			});
 		};
 		if ('failure' in answer) {
 			if (isRead && failures < RETRIES) {

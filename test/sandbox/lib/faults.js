@@ -21,9 +21,10 @@ class FaultList {
 			!spec.destroy &&
 			!spec.expireTokens &&
 			spec.rawBody === undefined &&
-			!spec.truncate
+			!spec.truncate &&
+			!spec.trickleMs
 		) {
-			throw new Error('A fault needs a status, delayMs, destroy, expireTokens, rawBody or truncate');
+			throw new Error('A fault needs a status, delayMs, destroy, expireTokens, rawBody, truncate or trickleMs');
 		}
 		if (spec.location !== undefined && typeof spec.location !== 'string')
 			throw new Error('fault.location must be a string');

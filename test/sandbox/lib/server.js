@@ -97,14 +97,20 @@ function createHttpServer({ state, dispatch, admin }) {
 		state.inFlight++;
 		state.maxSeenInFlight = Math.max(state.maxSeenInFlight, state.inFlight);
 		try {
-			const { latencyMs, maxInFlight, retryAfterS } = state.load;
-			if (maxInFlight > 0 && state.inFlight > maxInFlight) {
+			const { latencyMs, maxInFlight, maxPerSecond, retryAfterS } = state.load;
+			const now = performance.now();
+			while (state.accepted.length && state.accepted[0] <= now - 1000) state.accepted.shift();
+			if (
+				(maxInFlight > 0 && state.inFlight > maxInFlight) ||
+				(maxPerSecond > 0 && state.accepted.length >= maxPerSecond)
+			) {
 				// Refused at once, before any work: a refused write is not applied.
 				state.rateLimited++;
 				entry.status = 429;
 				send(res, faultReply({ status: 429, retryAfter: retryAfterS }));
 				return;
 			}
+			if (maxPerSecond > 0) state.accepted.push(now);
 			if (latencyMs > 0) await sleep(latencyMs);
 			await serveWithFaults(req, res, request, entry);
 		} finally {
@@ -118,6 +124,17 @@ function createHttpServer({ state, dispatch, admin }) {
 		if (fault?.delayMs) await sleep(fault.delayMs);
 		if (fault?.destroy) {
 			req.socket.destroy(); // the client sees a dropped connection; status stays 0 in the log
+			return;
+		}
+		if (fault?.trickleMs) {
+			// Headers at once, then a byte of body now and then, never the end: only a limit on the whole answer stops it.
+			entry.status = 200;
+			res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+			res.write('{"message":"');
+			while (!res.destroyed) {
+				await sleep(fault.trickleMs);
+				if (!res.destroyed) res.write('.');
+			}
 			return;
 		}
 		if (fault?.rawBody !== undefined) {
