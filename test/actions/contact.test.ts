@@ -745,10 +745,10 @@ describe('contact operations', () => {
 			expect(apiCalls(ctx.sb)).toEqual(['GET /v2/customers/c-missing-42']);
 		});
 
-		test('IDs are encoded into the path, so a space cannot change the route', async () => {
-			const result = await runAction(ctx, op('getDevices', { contactId: 'ab cd%', returnAll: true }));
-			expect(apiCalls(ctx.sb)).toEqual(['GET /v2/customers/ab%20cd%25/devices']);
-			expect(failure(result)).toMatchObject({ message: 'Contact not found: ab cd%', httpCode: '404' });
+		test('IDs are encoded into the path, so a space or a "+" cannot change the route', async () => {
+			const result = await runAction(ctx, op('getDevices', { contactId: 'ab cd+1', returnAll: true }));
+			expect(apiCalls(ctx.sb)).toEqual(['GET /v2/customers/ab%20cd%2B1/devices']);
+			expect(failure(result)).toMatchObject({ message: 'Contact not found: ab cd+1', httpCode: '404' });
 		});
 
 		test('a 409 on a write is a NodeApiError with the service message, sent once', async () => {

@@ -11,7 +11,10 @@ import { credentialFor, node, runAction, startCloud4Wi, TRIGGER_TYPE, LOCATION_R
 import { buildWorkflow, lastThrownError, loadOptionsOf, pollOnce } from '../harness/engine';
 import type { CredentialStore } from '../harness/engine';
 
-/** Dot segments, separators, escapes that decode to them (at any depth), controls, and nothing at all. */
+/**
+ * Dot segments, separators, escapes that decode to them (at any depth), controls, nothing at all; then escapes that do
+ * not decode (which a lenient proxy reads anyhow), look-alikes a server normalises onto route characters, and ";".
+ */
 const HOSTILE = [
 	'.',
 	'..',
@@ -46,6 +49,56 @@ const HOSTILE = [
 	'a\u2028b',
 	'',
 	'   ',
+	// A "%" that starts no escape, at any layer: the rest was never checked before.
+	'a%2Fb%',
+	'..%2F..%2Fsts%2Flogout%c0',
+	'..%2F..%2Fv1%2Fsts%2Flogout%',
+	'%2e%2e%',
+	'x%252F%zz',
+	'100%',
+	'%zz',
+	'a%25zz',
+	'%%32%65%%32%65',
+	// Escapes that are not UTF-8: overlong "/" and "..", an encoded lone surrogate; and a lone surrogate as typed.
+	'a%c0%afb',
+	'%c0%ae%c0%ae',
+	'a%ed%a0%80b',
+	'a\ud800b',
+	// Look-alikes that NFKC maps onto "/", ".", "?", "#", "\\", or that it leaves alone but look the same.
+	'a\uff0fb',
+	'\uff0e\uff0e',
+	'a\uff1fb',
+	'a\uff03b',
+	'a\uff3cb',
+	'a\ufe68b',
+	'\u2024\u2024',
+	'\ufe52\ufe52',
+	'\u2025',
+	'a%EF%BC%8Fb',
+	'a\uff052Fb',
+	'a\u2215b',
+	'a\u2044b',
+	'a\u29f8b',
+	'a\u2216b',
+	'a\u3002b',
+	// Matrix parameters, as typed, escaped and as a look-alike.
+	'a;v=1',
+	'a%3Bv=1',
+	'a%253Bb',
+	'a\uff1bv=1',
+];
+/** Ids Cloud4Wi or a user may really have: each still reaches its own path, in every field. */
+const LEGIT = [
+	'c-12',
+	'5f3c9a0e1b2d4c6e8f0a1b2c',
+	'5f3c9a0e-1b2d-4c6e-8f0a-1b2c3d4e5f60',
+	'a_b',
+	'a:b',
+	'user@example.com',
+	'a.b',
+	'...',
+	'café',
+	'東京',
 ];
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -143,6 +196,16 @@ describe.each(FIELDS)('%s %s, %s', (resource, operation, field, label, locator, 
 		refused(lastThrownError(), label);
 	});
 
+	test.each(LEGIT)('typed %j (a fine id): sent as it is, encoded in the path', async (value) => {
+		const result = await runAction(ctx, params(locator ? rl(value) : value));
+		if (result.error) expect(result.error).not.toBeInstanceOf(NodeOperationError);
+		// Hotspot Create sends its location in the body; every other field is a path segment.
+		const sent = ctx.sb.requests.some(
+			(r) => r.path.includes(`/${encodeURIComponent(value)}`) || (r.body as IDataObject | undefined)?.[field] === value,
+		);
+		expect(sent).toBe(true);
+	});
+
 	if (locator) {
 		test.each(HOSTILE.slice(0, 8))('as a plain string where a locator is expected %j: refused', async (value) => {
 			await runAction(ctx, params(value));
@@ -165,7 +228,7 @@ test('with Continue On Fail, each hostile id is an error item paired with its in
 	expect(apiPaths()).toEqual([`/v2/customers/${good}`]);
 });
 
-test.each(['c-12', 'A_B-C.D', 'a b', '100%', '...', 'café', '  trimmed  '])(
+test.each(['c-12', 'A_B-C.D', 'a b', '...', 'café', 'Ünïcödé', '\ufb01le', '  trimmed  '])(
 	'a fine id %j is sent, encoded, to its own path',
 	async (value) => {
 		await runAction(ctx, { resource: 'contact', operation: 'get', contactId: value });
@@ -236,7 +299,18 @@ describe('the dropdowns', () => {
 	test.each(methods)(
 		'%s %s with a hostile organization in the node or the credential: refused, nothing sent',
 		async (_, method) => {
-			for (const value of ['..', 'a/b', '%2e%2e', 'a\nb', 'a%252Fb']) {
+			for (const value of [
+				'..',
+				'a/b',
+				'%2e%2e',
+				'a\nb',
+				'a%252Fb',
+				'a%2Fb%',
+				'a%c0%afb',
+				'a\uff0fb',
+				'a\u2215b',
+				'a;v=1',
+			]) {
 				const action = node('Cloud4Wi', 'n8n-nodes-cloud4wi.cloud4Wi', {
 					resource: 'hotspot',
 					operation: 'getAll',

@@ -5,30 +5,99 @@ export type PathId = string & { readonly __checkedPathId: true };
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const ROUTE_CHARACTERS = /[/\\?#]/;
+// Symbols (never letters) NFKC leaves alone that confusable or best-fit folding reads as "/", "\" or ".": solidi, ¥ ₩, "。".
+const LOOK_ALIKES = /[\u2215\u2044\u29f8\u2571\u27cb\u2216\u29f5\u29f9\u2572\u27cd\u00a5\u20a9\u3002]/;
 const ESCAPE = /%[0-9a-f]{2}/i;
+const BAD_ESCAPE = /%(?![0-9a-f]{2})/i;
+// A lone UTF-16 surrogate is broken text: it cannot be %-encoded at all.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+/** Decoding rounds a value is read through; one still holding escapes after them is refused. */
+const MAX_DECODES = 3;
+
+/** One way a server or proxy may read a value: as sent, %-decoded (again), NFKC-normalised. */
+interface Reading {
+	text: string;
+	decoded: boolean;
+	normalised: boolean;
+	/** Decoding this text hit %-escapes that are not UTF-8 (an overlong %c0%af, a broken sequence). */
+	undecodable?: boolean;
+}
+
+/** Decodes every run of escapes that is UTF-8, and the ASCII escapes of runs that are not, as lenient servers do. */
+function decodeLeniently(text: string): { text: string; undecodable: boolean } {
+	let undecodable = false;
+	const decoded = text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+		try {
+			return decodeURIComponent(run);
+		} catch {
+			undecodable = true;
+			return run.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+		}
+	});
+	return { text: decoded, undecodable };
+}
+
+/**
+ * Every reading of a value a server may act on: the value, what it %-decodes to round after round, and each of those
+ * NFKC-normalised (which maps fullwidth "／" to "/"), since a proxy or the service may decode or normalise again.
+ */
+function readingsOf(value: string): { readings: Reading[]; tooDeep: boolean } {
+	const readings: Reading[] = [];
+	const seen = new Set<string>();
+	let round: Reading[] = [{ text: value, decoded: false, normalised: false }];
+	for (let depth = 0; round.length; depth++) {
+		if (depth > MAX_DECODES) return { readings, tooDeep: true };
+		const next: Reading[] = [];
+		for (const reading of round) {
+			for (const form of [reading, { ...reading, text: reading.text.normalize('NFKC'), normalised: true }]) {
+				if (seen.has(form.text)) continue;
+				seen.add(form.text);
+				readings.push(form);
+				if (!ESCAPE.test(form.text)) continue;
+				const { text, undecodable } = decodeLeniently(form.text);
+				form.undecodable = undecodable;
+				next.push({ text, decoded: true, normalised: form.normalised });
+			}
+		}
+		round = next;
+	}
+	return { readings, tooDeep: false };
+}
+
+/** How a reading was reached, for a message: ` (once %-decoded: "a/b")`. */
+function howRead(reading: Reading): string {
+	if (!reading.decoded && !reading.normalised) return '';
+	const how = [reading.decoded && '%-decoded', reading.normalised && 'normalised'].filter(Boolean).join(' and ');
+	return ` (once ${how}: "${JSON.stringify(reading.text).slice(1, -1)}")`;
+}
 
 /** What makes this value unusable as one path segment, or undefined when it is fine (the value as trimmed). */
 export function pathIdProblem(id: string): string | undefined {
 	if (id.trim() === '') return 'is empty';
 	if (id.trim() !== id) return `"${id}" has leading or trailing spaces`;
-	// Check the value and what it decodes to, since a proxy or the service may decode %2F or %2e%2e again.
-	let layer = id;
-	for (let depth = 0; depth < 4; depth++) {
-		const escaped = depth > 0 ? ` (once %-decoded: "${layer}")` : '';
-		if (layer === '.' || layer === '..')
-			return `"${id}" is a dot segment${escaped}, which would point the request elsewhere`;
-		if (CONTROL.test(layer))
-			return `"${JSON.stringify(id).slice(1, -1)}" contains a control character${depth ? ' once %-decoded' : ''}`;
-		if (ROUTE_CHARACTERS.test(layer))
-			return `"${id}" contains "/", "\\", "?" or "#"${escaped}, which no Cloud4Wi ID has`;
-		if (!ESCAPE.test(layer)) return undefined;
-		try {
-			layer = decodeURIComponent(layer);
-		} catch {
-			return undefined; // a lone % that decodes to nothing is sent encoded, as a literal %
+	const shown = JSON.stringify(id).slice(1, -1);
+	if (LONE_SURROGATE.test(id)) return `"${shown}" contains broken text (a lone UTF-16 surrogate)`;
+	const { readings, tooDeep } = readingsOf(id);
+	for (const reading of readings) {
+		const { text } = reading;
+		const how = howRead(reading);
+		if (text === '.' || text === '..') return `"${id}" is a dot segment${how}, which would point the request elsewhere`;
+		if (CONTROL.test(text)) return `"${shown}" contains a control character${reading.decoded ? ' once %-decoded' : ''}`;
+		if (ROUTE_CHARACTERS.test(text)) return `"${id}" contains "/", "\\", "?" or "#"${how}, which no Cloud4Wi ID has`;
+		// Servers that read matrix parameters (a;v=1) cut the segment at the ";" or take the rest as parameters.
+		if (text.includes(';')) return `"${id}" contains ";"${how}, which starts path parameters and no Cloud4Wi ID has`;
+		const lookAlike = LOOK_ALIKES.exec(text)?.[0];
+		if (lookAlike) {
+			const code = `U+${lookAlike.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+			return `"${id}" contains "${lookAlike}" (${code})${how}, a look-alike of "/", "\\" or ".", which no Cloud4Wi ID has`;
 		}
+		if (BAD_ESCAPE.test(text))
+			return `"${id}" has a "%" not followed by two hex digits${how}, which no Cloud4Wi ID has`;
+		if (reading.undecodable)
+			return `"${id}" has %-escapes that do not decode to text${how} (such as the overlong "%c0%af")`;
 	}
-	return `"${id}" is %-encoded too many times`;
+	if (tooDeep) return `"${id}" is %-encoded too many times`;
+	return undefined;
 }
 
 /** Marks an id as checked; throws (a programming error, never user input) when it is not a safe path segment. */
