@@ -10,7 +10,7 @@ import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
 import type { PathId } from '../Cloud4Wi/shared/path';
 import { pathIdProblem } from '../Cloud4Wi/shared/path';
 import { apiPath, cloud4WiApiRequest, credentialsOf, isTimeout, startRun } from '../Cloud4Wi/shared/transport';
-import { toIsoInstant } from '../Cloud4Wi/shared/validate';
+import { commaList, toIsoInstant } from '../Cloud4Wi/shared/validate';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
 export const LATE_MS = 10 * 60 * 1000;
@@ -125,16 +125,14 @@ export class Cloud4WiTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const startedAt = Date.now();
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const kinds = (this.getNodeParameter('events', []) as string[]).map(String);
-		const chosen = options.locationIds;
-		// From the dropdown a list; from an expression possibly a comma-separated string.
-		const locations = new Set(
-			(Array.isArray(chosen) ? chosen : String(chosen ?? '').split(',')).map((l) => String(l).trim()).filter(Boolean),
-		);
-		for (const location of locations) {
-			const problem = pathIdProblem(location);
+		// From a dropdown a list; from an expression possibly a comma-separated string.
+		const { entries: kinds, problem: kindProblem } = commaList(this.getNodeParameter('events', []));
+		if (kindProblem) throw new NodeOperationError(this.getNode(), `Events: ${kindProblem}`);
+		const { entries: locationIds, problem: locationProblem } = commaList(options.locationIds);
+		for (const problem of [locationProblem, ...locationIds.map(pathIdProblem)]) {
 			if (problem) throw new NodeOperationError(this.getNode(), `Options > Location Names or IDs: ${problem}`);
 		}
+		const locations = new Set(locationIds);
 		const filter = kindFilter(kinds);
 		const wanted = (e: IDataObject) =>
 			filter.keep(e) &&

@@ -3,8 +3,15 @@ import { kindFilter } from '../../nodes/Cloud4Wi/shared/events';
 import { recordsOf } from '../../nodes/Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../../nodes/Cloud4Wi/shared/simplify';
 import type { PathId } from '../../nodes/Cloud4Wi/shared/path';
-import { apiPath, pathIdProblem } from '../../nodes/Cloud4Wi/shared/path';
-import { isCountryCode, isDateOnly, isE164, isTimezone, toIsoInstant } from '../../nodes/Cloud4Wi/shared/validate';
+import { apiPath, listEntryProblem, pathIdProblem } from '../../nodes/Cloud4Wi/shared/path';
+import {
+	commaList,
+	isCountryCode,
+	isDateOnly,
+	isE164,
+	isTimezone,
+	toIsoInstant,
+} from '../../nodes/Cloud4Wi/shared/validate';
 
 describe('input checks', () => {
 	test.each([
@@ -175,6 +182,36 @@ describe('pathIdProblem', () => {
 		'a,b',
 	])('%p is fine', (value) => {
 		expect(pathIdProblem(value)).toBeUndefined();
+	});
+});
+
+describe('listEntryProblem', () => {
+	test.each([
+		['a,b', 'contains a comma, which would make it two entries'],
+		['a%2Cb', '(once %-decoded: "a,b")'],
+		['a%252cb', '(once %-decoded: "a,b")'],
+		['a%2Cb%', '(once %-decoded: "a,b%")'],
+		['a%%32Cb', '(once %-decoded: "a,b")'],
+		['a\uff0cb', '(once normalised: "a,b")'],
+		['a\ufe50b', '(once normalised: "a,b")'],
+		['a%EF%BC%8Cb', '(once %-decoded and normalised: "a,b")'],
+	])('%p: %s', (value, problem) => {
+		expect(listEntryProblem(value)).toContain(problem);
+	});
+	test.each(['c-12', 'late-night', 'c&d', '50% off', 'a;b', 'café'])('%p is fine', (value) => {
+		expect(listEntryProblem(value)).toBeUndefined();
+	});
+});
+
+describe('commaList', () => {
+	test('a text is split at its commas; a list is taken entry by entry; blanks are dropped', () => {
+		expect(commaList(' s1, s2 ,,')).toEqual({ entries: ['s1', 's2'] });
+		expect(commaList([' s1 ', '', null, 's2'])).toEqual({ entries: ['s1', 's2'] });
+		expect(commaList(undefined)).toEqual({ entries: [] });
+	});
+	test('a list entry holding a comma, or a text piece holding an encoded one, is refused', () => {
+		expect(commaList(['s1,s2']).problem).toMatch(/^"s1,s2" contains a comma/);
+		expect(commaList('s1,a%2Cb').problem).toMatch(/^"a%2Cb" contains a comma/);
 	});
 });
 

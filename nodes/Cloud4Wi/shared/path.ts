@@ -100,6 +100,15 @@ export function pathIdProblem(id: string): string | undefined {
 	return undefined;
 }
 
+/** What makes this value unusable as one entry of a comma-separated list, or undefined when it is fine. */
+export function listEntryProblem(entry: string): string | undefined {
+	const { readings, tooDeep } = readingsOf(entry);
+	const comma = readings.find((reading) => reading.text.includes(','));
+	if (comma) return `"${entry}" contains a comma${howRead(comma)}, which would make it two entries`;
+	if (tooDeep) return `"${entry}" is %-encoded too many times`;
+	return undefined;
+}
+
 /** Marks an id as checked; throws (a programming error, never user input) when it is not a safe path segment. */
 export function asPathId(id: string): PathId {
 	const problem = pathIdProblem(id);

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from './paginate';
 import type { PathId } from './path';
-import { pathIdProblem } from './path';
+import { listEntryProblem, pathIdProblem } from './path';
 import { credentialsOf } from './transport';
 
 /** Every check here runs before a request is built, so a bad item never reaches the service. */
@@ -96,6 +96,22 @@ export function toIsoInstant(value: unknown, timeZone: string): string | undefin
 	return new Date(wall - zoneOffsetMs(guess, timeZone)).toISOString();
 }
 
+/**
+ * Entries of a list field that becomes one comma-separated value. A text (what an expression gives) is split at its
+ * commas; a list's entries are taken whole, so one holding a comma, which would be read as two, is refused.
+ */
+export function commaList(value: unknown): { entries: string[]; problem?: string } {
+	const raw = Array.isArray(value) ? value : String(value ?? '').split(',');
+	const entries = raw
+		.map((entry) => (entry === undefined || entry === null ? '' : String(entry).trim()))
+		.filter(Boolean);
+	for (const entry of entries) {
+		const problem = listEntryProblem(entry);
+		if (problem) return { entries, problem };
+	}
+	return { entries };
+}
+
 /** Reads typed parameters of one item and rejects bad ones with the field's name. */
 export class ItemInput {
 	constructor(
@@ -134,6 +150,13 @@ export class ItemInput {
 		if (problem === 'is empty') this.fail(label, 'is empty', `Enter the ${label} or map it from an earlier node.`);
 		if (problem) this.fail(label, problem);
 		return text as PathId;
+	}
+
+	/** Entries of a list field that becomes one comma-separated value (see `commaList`). */
+	list(value: unknown, label: string): string[] {
+		const { entries, problem } = commaList(value);
+		if (problem) this.fail(label, problem);
+		return entries;
 	}
 
 	/** The organization of the node, or the credential's default one. */

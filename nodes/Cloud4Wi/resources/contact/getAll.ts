@@ -118,7 +118,8 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
 
-function listOf(value: unknown): string[] {
+/** Custom opt-in names: each is its own query parameter, never part of a comma-separated list. */
+function optInNames(value: unknown): string[] {
 	const values = Array.isArray(value) ? value : String(value ?? '').split(',');
 	return values.map((v) => String(v).trim()).filter(Boolean);
 }
@@ -140,11 +141,11 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		'Modified Before',
 	]);
 	for (const name of ['segmentCids', 'locationCids']) {
-		const ids = listOf(filters[name]);
-		ids.forEach((id) => input.id(name, name === 'segmentCids' ? 'Filters > Segment' : 'Filters > Location', id));
+		const label = name === 'segmentCids' ? 'Filters > Segment' : 'Filters > Location';
+		const ids = input.list(filters[name], label).map((id) => input.id(name, label, id));
 		if (ids.length) query[name] = ids.join(',');
 	}
-	for (const policy of listOf(filters.customOptIns)) query[`customOptin.${policy}`] = true;
+	for (const policy of optInNames(filters.customOptIns)) query[`customOptin.${policy}`] = true;
 	if (filters.sortReverse !== undefined && !filters.sortBy) {
 		input.required('', 'Filters > Sort By (Reverse Order needs it)');
 	}

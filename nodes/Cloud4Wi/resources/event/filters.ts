@@ -55,6 +55,6 @@ export function eventQuery(input: ItemInput): { query: IDataObject; kinds: strin
 	input.range(query.dateStart as string, query.dateEnd as string, ['Filters > From', 'To']);
 	if (filters.sortBy) query.sortBy = input.oneOf(filters.sortBy, 'Filters > Sort By', ['businessTime', 'utcTime']);
 	if (filters.sortReverse !== undefined) query.sortReverse = Boolean(filters.sortReverse);
-	const kinds = (Array.isArray(filters.events) ? filters.events : []).map(String);
+	const kinds = input.list(filters.events, 'Filters > Event Kinds');
 	return { query, kinds };
 }

@@ -30,12 +30,6 @@ export const ADDRESS: Array<[string, string]> = [
 	['zip', 'ZIP Code'],
 ];
 
-/** Tags as a clean list, from a list field or a comma-separated string from an expression. */
-export function tagList(value: unknown): string[] {
-	const values = Array.isArray(value) ? value : String(value ?? '').split(',');
-	return values.map((v) => String(v).trim()).filter(Boolean);
-}
-
 /** Checks the optional fields shared by create and update and copies them into the body. */
 export function putOptional(input: ItemInput, fields: IDataObject, body: IDataObject, prefix: string): void {
 	for (const name of ['description', 'externalId', 'organizationPlanId', 'name'])
@@ -43,7 +37,8 @@ export function putOptional(input: ItemInput, fields: IDataObject, body: IDataOb
 	for (const name of ['onNet', 'enabled']) if (fields[name] !== undefined) body[name] = Boolean(fields[name]);
 	if (fields.categoryName !== undefined)
 		body.categoryName = input.oneOf(fields.categoryName, `${prefix}Category`, LOCATION_CATEGORIES);
-	if (fields.tags !== undefined) body.tags = tagList(fields.tags);
+	// Checked like the Get Many filter's tags, so no tag is created that its comma-separated filter cannot find.
+	if (fields.tags !== undefined) body.tags = input.list(fields.tags, `${prefix}Tags`);
 	if (fields.country !== undefined) body.country = input.country(fields.country, `${prefix}Country Code`);
 	if (fields.timezone !== undefined) body.timezone = input.timezone(fields.timezone, `${prefix}Time Zone`);
 	for (const [name] of ADDRESS) if (fields[name] !== undefined) body[name] = String(fields[name]).trim();

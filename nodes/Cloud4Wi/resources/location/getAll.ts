@@ -5,7 +5,7 @@ import { filtersField, getManyFields, organizationIdField } from '../../shared/d
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
-import { tagList, tagsField } from './fields';
+import { tagsField } from './fields';
 
 export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['getAll'] } }, [
 	organizationIdField,
@@ -16,7 +16,7 @@ export const description = updateDisplayOptions({ show: { resource: ['location']
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const max = input.limit();
-	const tags = tagList(input.collection('filters').tags);
+	const tags = input.list(input.collection('filters').tags, 'Filters > Tags');
 	return await fetchRecords.call(
 		this,
 		{
