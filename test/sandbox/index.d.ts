@@ -106,6 +106,8 @@ export interface Fault {
 	truncate?: boolean;
 	/** Send 200 and its headers at once, then one byte of body every this many ms, never ending. */
 	trickleMs?: number;
+	/** Send 200 and a body as fast as the client reads it, never ending. */
+	endless?: boolean;
 }
 
 export type FilterableEventKind =

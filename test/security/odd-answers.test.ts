@@ -71,6 +71,14 @@ test('the second page of a Return All cut short every time: the whole run fails 
 	expect(result.items).toEqual([]);
 }, 30_000);
 
+test('an answer that never ends is read up to 64 MB, then fails at once (a read too: not tried again)', async () => {
+	ctx.sb.addFault({ path: '^/v2/segments/', endless: true, times: 10 });
+	const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+	expect(result.error?.message).toBe("Cloud4Wi's answer was larger than 64 MB and was not read to the end");
+	expect(result.error?.description).toMatch(/^Cloud4Wi pages its lists in far smaller answers/);
+	expect(apiCalls(ctx.sb)).toEqual([`GET /v2/segments/organizations/${ctx.sb.credentials.organizationId}`]);
+});
+
 test('a write whose answer is cut short is not sent again, and its error says it may have been applied', async () => {
 	const cid = ctx.sb.data.contacts[0]!.cid;
 	ctx.sb.addFault({ method: 'PUT', truncate: true });

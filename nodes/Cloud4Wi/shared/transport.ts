@@ -44,6 +44,8 @@ export const RATE_LIMIT_RETRIES = 8;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default of the Max Concurrent Requests option. */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
+/** Largest answer read: a page of 10,000 contacts is about 17 MB of JSON; an answer without end must not fill memory. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const BACKOFF_BASE_MS = 500;
 const MAX_WAIT_MS = 60_000;
 /** Both mean "token refused": the vendor documents 403 for an expired token, 401 is the usual word for it. */
@@ -210,7 +212,7 @@ export function isTimeout(error: unknown): boolean {
 /** What came back, or why nothing usable did. */
 type Answer =
 	| { status: number; headers: Record<string, unknown>; text: string }
-	| { status: 0; failure: 'timeout' | 'network'; reason: string };
+	| { status: 0; failure: 'timeout' | 'network' | 'tooLarge'; reason: string };
 
 const NETWORK_REASONS: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
@@ -242,8 +244,9 @@ function requestOptions(run: Run, req: ApiRequest, timeoutMs: number, signal: Ab
 		qs: dropEmpty(req.query),
 		body: req.body,
 		json: true,
-		// Text, parsed here: a proxy's HTML page or a cut-short body must fail, not pass as an empty answer.
-		encoding: 'text',
+		// Read here as it streams in, then parsed: a proxy's HTML page or a cut-short body must fail, not pass as an empty
+		// answer, and an answer without end must not fill memory.
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: timeoutMs,
@@ -290,11 +293,38 @@ async function send(
 			headers: Record<string, unknown>;
 			body: unknown;
 		};
-		return { status: response.statusCode, headers: response.headers ?? {}, text: textOf(response.body) };
+		return await answerOf(response); // awaited here: a body cut short or timed out fails inside this try
 	} catch (error) {
 		if (cancel?.aborted) throw cancelledError(ctx, req);
 		return noAnswer(error, timer.aborted);
 	}
+}
+
+/** An answer's status, headers and body text, the body read as it streams in up to MAX_ANSWER_BYTES. */
+async function answerOf(response: { statusCode: number; headers: Record<string, unknown>; body: unknown }) {
+	const headers = response.headers ?? {};
+	const { body } = response;
+	if (!body || typeof body !== 'object' || !(Symbol.asyncIterator in body)) {
+		return { status: response.statusCode, headers, text: textOf(body) };
+	}
+	const chunks: Buffer[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of body as AsyncIterable<Buffer | string>) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += buffer.length;
+			if (size > MAX_ANSWER_BYTES) {
+				(body as { destroy?: () => void }).destroy?.(); // the rest is not read
+				const reason = `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
+				return { status: 0, failure: 'tooLarge', reason } as const;
+			}
+			chunks.push(buffer);
+		}
+	} catch {
+		// The headers came, the body stopped (a time limit is told apart by its signal, by the caller).
+		throw Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' });
+	}
+	return { status: response.statusCode, headers, text: Buffer.concat(chunks, size).toString('utf8') };
 }
 
 function textOf(body: unknown): string {
@@ -322,7 +352,7 @@ async function sendLoggingIn(ctx: Cloud4WiContext, run: Run, req: ApiRequest, ti
 			requestOptions(run, req, timeoutMs, signal),
 			{ credentialsDecrypted: { id: details?.id ?? '', name: details?.name ?? '', type: 'cloud4WiApi', data } },
 		)) as { statusCode: number; headers: Record<string, unknown>; body: unknown };
-		answer = { status: response.statusCode, headers: response.headers ?? {}, text: textOf(response.body) };
+		answer = await answerOf(response);
 	} catch (error) {
 		if (cancel?.aborted) throw cancelledError(ctx, req);
 		if (!data.sessionToken) {
@@ -379,6 +409,16 @@ function timeoutError(ctx: Cloud4WiContext, req: ApiRequest, run: Run, tries: nu
 	const error = apiError(ctx, message, req, { description });
 	timeouts.add(error);
 	return error;
+}
+
+function tooLargeError(ctx: Cloud4WiContext, req: ApiRequest): NodeApiError {
+	const mb = MAX_ANSWER_BYTES / 1024 / 1024;
+	return apiError(ctx, `Cloud4Wi's answer was larger than ${mb} MB and was not read to the end`, req, {
+		description:
+			req.method === 'GET'
+				? 'Cloud4Wi pages its lists in far smaller answers: check the base URL of the credential, or narrow the request.'
+				: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',
+	});
 }
 
 function noAnswerError(ctx: Cloud4WiContext, req: ApiRequest, reason: string, tries: number): NodeApiError {
@@ -494,6 +534,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			});
 		};
 		if ('failure' in answer) {
+			if (answer.failure === 'tooLarge') throw tooLargeError(this, req);
 			if (isRead && failures < RETRIES) {
 				await backOff(undefined);
 				continue;

@@ -22,9 +22,12 @@ class FaultList {
 			!spec.expireTokens &&
 			spec.rawBody === undefined &&
 			!spec.truncate &&
-			!spec.trickleMs
+			!spec.trickleMs &&
+			!spec.endless
 		) {
-			throw new Error('A fault needs a status, delayMs, destroy, expireTokens, rawBody, truncate or trickleMs');
+			throw new Error(
+				'A fault needs a status, delayMs, destroy, expireTokens, rawBody, truncate, trickleMs or endless',
+			);
 		}
 		if (spec.location !== undefined && typeof spec.location !== 'string')
 			throw new Error('fault.location must be a string');

@@ -126,6 +126,19 @@ function createHttpServer({ state, dispatch, admin }) {
 			req.socket.destroy(); // the client sees a dropped connection; status stays 0 in the log
 			return;
 		}
+		if (fault?.endless) {
+			// A body as fast as the client reads it, never ending: only a limit on its size stops it.
+			entry.status = 200;
+			res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+			res.write('{"message":"');
+			const chunk = Buffer.alloc(64 * 1024, 'a');
+			const pour = () => {
+				while (!res.destroyed && res.write(chunk));
+			};
+			res.on('drain', pour);
+			pour();
+			return;
+		}
 		if (fault?.trickleMs) {
 			// Headers at once, then a byte of body now and then, never the end: only a limit on the whole answer stops it.
 			entry.status = 200;
