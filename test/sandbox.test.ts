@@ -636,6 +636,23 @@ describe('faults', () => {
 		expect(statuses).toEqual([200, 200, 503, 200]);
 	});
 
+	it('repeats the last answer to the same path without moving the scroll, as a service ignoring the scroll id', async () => {
+		const { sb, token } = ctx;
+		const contactsPath = `/v2/customers/organizations/${sb.organizationId}`;
+		sb.addFault({ method: 'GET', path: '/customers/organizations/', repeat: true, skip: 1, times: 2 });
+		const first = await call(sb, 'GET', contactsPath, { token, query: { size: 100 } });
+		const pages = [first];
+		for (let i = 0; i < 3; i++) {
+			pages.push(await call(sb, 'GET', contactsPath, { token, query: { sid: first.body.sId, size: 100 } }));
+		}
+		expect(pages.map((p) => p.status)).toEqual([200, 200, 200, 200]);
+		expect(pages[1].body).toEqual(first.body);
+		expect(pages[2].body).toEqual(first.body);
+		// Used up: served again, and the scroll goes on from where the first page left it.
+		expect(pages[3].body.sId).toBe(first.body.sId);
+		expect(pages[3].body.customers[0].cid).toBe(sb.data.contacts[100]!.cid);
+	});
+
 	it('drops the connection', async () => {
 		const { sb, token } = ctx;
 		sb.addFault({ path: 'segments', destroy: true });

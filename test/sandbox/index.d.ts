@@ -108,6 +108,12 @@ export interface Fault {
 	trickleMs?: number;
 	/** Send 200 and a body as fast as the client reads it, never ending. */
 	endless?: boolean;
+	/**
+	 * Send the last 2xx answer to the same method and path again, without serving the request (a scroll is not moved), as a
+	 * service that ignores the scroll id or offset does. Use `skip` to let the first page through; with no earlier answer
+	 * to send again, the request is served normally.
+	 */
+	repeat?: boolean;
 }
 
 export type FilterableEventKind =

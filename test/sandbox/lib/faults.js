@@ -4,6 +4,7 @@
 class FaultList {
 	constructor() {
 		this.faults = [];
+		this.answers = new Map(); // 'METHOD path' -> last 2xx reply, kept only while a repeat fault matches it
 	}
 
 	add(spec = {}) {
@@ -23,10 +24,11 @@ class FaultList {
 			spec.rawBody === undefined &&
 			!spec.truncate &&
 			!spec.trickleMs &&
-			!spec.endless
+			!spec.endless &&
+			!spec.repeat
 		) {
 			throw new Error(
-				'A fault needs a status, delayMs, destroy, expireTokens, rawBody, truncate, trickleMs or endless',
+				'A fault needs a status, delayMs, destroy, expireTokens, rawBody, truncate, trickleMs, endless or repeat',
 			);
 		}
 		if (spec.location !== undefined && typeof spec.location !== 'string')
@@ -44,7 +46,10 @@ class FaultList {
 		return fault;
 	}
 
-	/** The first fault that matches and has no requests left to skip, counted down and removed once used up. */
+	/**
+	 * The first fault that matches and has no requests left to skip, counted down and removed once used up; a repeat fault
+	 * comes with the answer to send again (`again`), if there is one.
+	 */
 	take(method, pathname) {
 		for (const [index, fault] of this.faults.entries()) {
 			if (fault.method && fault.method !== method) continue;
@@ -53,14 +58,28 @@ class FaultList {
 				fault.skip--; // this request passes untouched (e.g. let the first page through, fail the second)
 				continue;
 			}
-			if (--fault.times === 0) this.faults.splice(index, 1);
-			return fault;
+			const taken = fault.repeat ? { ...fault, again: this.answers.get(`${method} ${pathname}`) } : fault;
+			if (--fault.times === 0) {
+				this.faults.splice(index, 1);
+				if (!this.faults.some((f) => f.repeat)) this.answers.clear(); // a later repeat fault starts afresh
+			}
+			return taken;
 		}
 		return undefined;
 	}
 
+	/** Keeps a 2xx reply while a repeat fault would match the next such request, so it can be sent again. */
+	remember(method, pathname, reply) {
+		if ((reply.status ?? 200) >= 300) return;
+		const wanted = this.faults.some(
+			(f) => f.repeat && (!f.method || f.method === method) && (!f.pathPattern || f.pathPattern.test(pathname)),
+		);
+		if (wanted) this.answers.set(`${method} ${pathname}`, reply);
+	}
+
 	clear() {
 		this.faults.length = 0;
+		this.answers.clear();
 	}
 
 	get size() {

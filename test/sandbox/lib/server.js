@@ -179,7 +179,10 @@ function createHttpServer({ state, dispatch, admin }) {
 			setImmediate(() => req.socket.destroy());
 			return;
 		}
-		const reply = fault?.status !== undefined ? faultReply(fault) : await settle(() => dispatch(request));
+		// A service that ignores the scroll id or offset: the last answer to this path again, the scroll not moved.
+		const repeated = fault?.again;
+		const reply = repeated ?? (fault?.status !== undefined ? faultReply(fault) : await settle(() => dispatch(request)));
+		if (!repeated) state.faults.remember(request.method, request.pathname, reply);
 		entry.status = reply.status ?? 200;
 		send(res, reply);
 	}
