@@ -5,7 +5,7 @@ import { EVENT_KIND_OPTIONS } from '../Cloud4Wi/shared/constants';
 import { byDisplayName, organizationIdField } from '../Cloud4Wi/shared/descriptions';
 import { eventId, kindFilter } from '../Cloud4Wi/shared/events';
 import { loadOptions } from '../Cloud4Wi/shared/methods';
-import { MAX_PAGE_SIZE, pagesOf } from '../Cloud4Wi/shared/paginate';
+import { isRepeatedPage, MAX_PAGE_SIZE, pagesOf } from '../Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
 import type { PathId } from '../Cloud4Wi/shared/path';
 import { pathIdProblem } from '../Cloud4Wi/shared/path';
@@ -235,9 +235,10 @@ export class Cloud4WiTrigger implements INodeType {
 				}
 			}
 		} catch (error) {
-			// A page that hangs past the poll's time: hand over what was read; the next poll resumes from there.
-			const failure = error as NodeApiError; // from the transport: already an n8n error
-			if (!isTimeout(failure) || pagesRead === 0) throw failure;
+			// A page that hangs past the poll's time, or a repeated page after new events: hand over what was read; the next poll resumes there.
+			const failure = error as NodeApiError; // from the transport or the paging: already an n8n error
+			const handOver = pagesRead > 0 && (isTimeout(failure) || (isRepeatedPage(failure) && fresh.size > 0));
+			if (!handOver) throw failure;
 			complete = false;
 		}
 
