@@ -20,6 +20,8 @@ const PAGE_SIZE = MAX_PAGE_SIZE;
 const SAMPLE_SIZE = 1000;
 /** Cap on remembered ids (about 2 MB of static data); reached only above 50,000 matching events per ten minutes. */
 const MAX_SEEN = 50_000;
+/** Poll budget where n8n gives none (1.x starts polls at most once a minute, without waiting for the last): no two polls overlap. */
+const FALLBACK_POLL_BUDGET_MS = 60_000;
 /** Share of n8n's poll budget spent reading before returning what was read. */
 const BUDGET_SHARE = 0.8;
 /** Share of n8n's poll budget after which no request starts or goes on (the rest is n8n's). */
@@ -138,8 +140,7 @@ export class Cloud4WiTrigger implements INodeType {
 			filter.keep(e) &&
 			(locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
 
-		// n8n 1.x has no poll budget: there each request's own timeout bounds the poll.
-		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : Number.POSITIVE_INFINITY;
+		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : FALLBACK_POLL_BUDGET_MS;
 		await startRun(this, { deadline: startedAt + budget * REQUEST_SHARE });
 		const typedOrg = String(this.getNodeParameter('organizationId', '') ?? '').trim();
 		const organizationId = typedOrg || String((await credentialsOf(this)).organizationId ?? '').trim();

@@ -366,8 +366,8 @@ export async function pollOnce(
 	store: CredentialStore,
 	triggerName: string,
 	mode: 'trigger' | 'manual' = 'trigger',
-	/** n8n's time budget for this poll (default: PollContext's own). */
-	budgetMs?: number,
+	/** n8n's time budget for this poll (default: PollContext's own); null: none, as on n8n 1.x (no `getPollBudgetMs`). */
+	budgetMs?: number | null,
 ): Promise<{ emitted: INodeExecutionData[] | null; run?: RunResult }> {
 	const node = workflow.getNode(triggerName)!;
 	const hooks = new ExecutionLifecycleHooks(mode, 'poll-1', { id: workflow.id, name: workflow.name } as IWorkflowBase);
@@ -378,7 +378,8 @@ export async function pollOnce(
 		mode,
 		mode === 'manual' ? 'manual' : 'activate',
 	);
-	if (budgetMs !== undefined) (context as { getPollBudgetMs: () => number }).getPollBudgetMs = () => budgetMs;
+	if (budgetMs === null) delete (context as { getPollBudgetMs?: () => number }).getPollBudgetMs;
+	else if (budgetMs !== undefined) (context as { getPollBudgetMs: () => number }).getPollBudgetMs = () => budgetMs;
 	const response = await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context);
 	if (!response) return { emitted: null };
 	const run = await runWorkflow(workflow, store, { mode, startNode: triggerName, startData: response });

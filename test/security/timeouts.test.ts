@@ -202,6 +202,28 @@ describe("the trigger's poll with a request that hangs", () => {
 		expect(Date.now() - started).toBeLessThan(4_000);
 	}, 20_000);
 
+	test('on n8n 1.x (no poll budget given) a poll still has a deadline: a minute, inside which it fails and changes nothing', async () => {
+		const workflow = trigger();
+		await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', null); // activation: records the start
+		const before = JSON.stringify(workflow.staticData);
+		ctx.sb.clock.advance(1000); // the event comes after activation, whatever the sandbox clock's lag
+		ctx.sb.injectEvents([{ type: 'signup' }]);
+		ctx.sb.addFault({ method: 'GET', path: '/events$', delayMs: HANG, times: 10 });
+		const started = Date.now();
+		await expect(pollOnce(workflow, ctx.store, 'Trigger', 'trigger', null)).rejects.toThrow(
+			'Cloud4Wi did not answer before the time for this poll ran out',
+		);
+		const elapsed = Date.now() - started;
+		// Requests stop at 90% of the minute: a 30 s try, a pause, then what is left of 54 s; the next poll starts after.
+		expect(elapsed).toBeGreaterThanOrEqual(54_000 - 500);
+		expect(elapsed).toBeLessThan(60_000);
+		expect(stalled('GET')).toHaveLength(2);
+		expect(JSON.stringify(workflow.staticData)).toBe(before);
+		ctx.sb.clearFaults();
+		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', null);
+		expect(emitted).toHaveLength(1);
+	}, 90_000);
+
 	test('a later page that hangs: the poll hands over what it read inside its budget, and the next poll goes on from there', async () => {
 		const workflow = trigger();
 		await pollOnce(workflow, ctx.store, 'Trigger');
