@@ -3,7 +3,7 @@
  * execution of the workflow), over many polls with events injected between them. The invariant checked
  * everywhere: the multiset of emitted ids equals the set of matching injected ids.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import type { Workflow } from 'n8n-workflow';
 
 import type { InjectedEvent } from './sandbox';
@@ -315,4 +315,109 @@ describe('Cloud4Wi Trigger', () => {
 		// Remembered ids cover about ten minutes of events, not the whole history.
 		expect(maxSeen).toBeLessThan(ids(injected, kinds).length / 2);
 	});
+});
+
+describe('Cloud4Wi Trigger: contact profiles that cannot be read', () => {
+	let ctx: TestContext;
+	afterEach(async () => await ctx.sb.close());
+
+	const HANG = 10 * 60_000; // far longer than any budget here: the sandbox's close() cuts it short
+	const withProfiles = () =>
+		buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'], options: { includeContact: true } }));
+	const byId = (items: INodeExecutionData[] | null) =>
+		Object.fromEntries((items ?? []).map((i) => [String((i.json.event as IDataObject).id), i.json]));
+	const lookups = () => ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/')).map((r) => r.path);
+
+	test('a contact deleted since its event: the event is emitted once, with no profile and the reason', async () => {
+		ctx = await startCloud4Wi();
+		const [alice, gone] = ctx.sb.data.contacts;
+		const workflow = withProfiles();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.sb.clock.advance(1000); // events below come after activation, whatever the sandbox clock's lag
+		ctx.sb.data.contacts.delete(gone!.cid);
+		const [a, b] = inject(ctx, [
+			{ type: 'signup', customerId: alice!.cid },
+			{ type: 'visit', customerId: gone!.cid },
+		]);
+		ctx.sb.clearRequests();
+		const { emitted, run } = await pollOnce(workflow, ctx.store, 'Trigger');
+		expect(run?.error).toBeUndefined();
+		const items = byId(emitted);
+		expect(Object.keys(items).sort()).toEqual(sorted([a.id, b.id]));
+		expect(items[a.id].contact).toMatchObject({ id: alice!.cid, email: alice!.email });
+		expect(items[a.id]).not.toHaveProperty('contactError');
+		expect(items[b.id]).toMatchObject({ contact: null, contactError: 'The contact no longer exists in Cloud4Wi' });
+		expect(sorted(lookups())).toEqual(sorted([`/v2/customers/${alice!.cid}`, `/v2/customers/${gone!.cid}`]));
+		ctx.sb.clearRequests();
+		expect(await poll(ctx, workflow)).toEqual([]);
+		expect(lookups()).toEqual([]);
+	});
+
+	test('a lookup that keeps failing with 5xx: the event is emitted once with the reason, and the next poll goes on', async () => {
+		ctx = await startCloud4Wi();
+		const [alice, bob] = ctx.sb.data.contacts;
+		const workflow = withProfiles();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.sb.clock.advance(1000); // events below come after activation, whatever the sandbox clock's lag
+		const [a, b] = inject(ctx, [
+			{ type: 'signup', customerId: alice!.cid },
+			{ type: 'visit', customerId: bob!.cid },
+		]);
+		ctx.sb.addFault({ method: 'GET', path: `^/v2/customers/${bob!.cid}$`, status: 500, retryAfter: 0, times: 100 });
+		ctx.sb.clearRequests();
+		const first = byId((await pollOnce(workflow, ctx.store, 'Trigger')).emitted);
+		expect(Object.keys(first).sort()).toEqual(sorted([a.id, b.id]));
+		expect(first[a.id].contact).toMatchObject({ id: alice!.cid });
+		expect(first[b.id]).toMatchObject({
+			contact: null,
+			contactError: 'The contact profile could not be read: Internal Server Error',
+		});
+		// A read: tried five times, then given up for this event only.
+		expect(lookups().filter((p) => p.endsWith(bob!.cid))).toHaveLength(5);
+		// Still failing: a new event of the same contact goes out too, and the first ones are not repeated.
+		const [c] = inject(ctx, [{ type: 'visit', customerId: bob!.cid }]);
+		const second = byId((await pollOnce(workflow, ctx.store, 'Trigger')).emitted);
+		expect(Object.keys(second)).toEqual([c.id]);
+		expect(second[c.id].contactError).toBe('The contact profile could not be read: Internal Server Error');
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('a lookup that never answers: the poll ends inside its budget, emits every event once, and later polls make progress', async () => {
+		ctx = await startCloud4Wi();
+		const [alice, bob] = ctx.sb.data.contacts;
+		const workflow = withProfiles();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.sb.clock.advance(1000); // events below come after activation, whatever the sandbox clock's lag
+		const first = inject(ctx, [
+			{ type: 'signup', customerId: alice!.cid },
+			{ type: 'visit', customerId: bob!.cid },
+			{ type: 'signup', customerId: bob!.cid },
+		]);
+		ctx.sb.addFault({ method: 'GET', path: `^/v2/customers/${bob!.cid}$`, delayMs: HANG, times: 100 });
+		const ranOut =
+			'The contact profile could not be read: Cloud4Wi did not answer before the time for this poll ran out';
+
+		let started = Date.now();
+		const one = await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 3_000);
+		expect(Date.now() - started).toBeLessThan(3_000);
+		const items = byId(one.emitted);
+		expect(Object.keys(items).sort()).toEqual(sorted(ids(first)));
+		expect(items[first[0].id].contact).toMatchObject({ id: alice!.cid });
+		expect(items[first[1].id]).toMatchObject({ contact: null, contactError: ranOut });
+		expect(items[first[2].id]).toMatchObject({ contact: null, contactError: ranOut });
+		expect(one.run?.output('Done')).toHaveLength(3);
+
+		// The contact still hangs: the next poll delivers only what is new, each once, and no later poll repeats anything.
+		const second = inject(ctx, [
+			{ type: 'visit', customerId: bob!.cid },
+			{ type: 'visit', customerId: alice!.cid },
+		]);
+		started = Date.now();
+		const two = byId((await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 3_000)).emitted);
+		expect(Date.now() - started).toBeLessThan(3_000);
+		expect(Object.keys(two).sort()).toEqual(sorted(ids(second)));
+		expect(two[second[0].id].contactError).toBe(ranOut);
+		expect(two[second[1].id].contact).toMatchObject({ id: alice!.cid });
+		expect((await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 3_000)).emitted).toBeNull();
+	}, 30_000);
 });

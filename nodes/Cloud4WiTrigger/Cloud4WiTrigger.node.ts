@@ -273,39 +273,58 @@ export class Cloud4WiTrigger implements INodeType {
 	}
 }
 
-/** Output items: the event as sent (or simplified), with the contact's profile when asked, fetched once per contact. */
+/** Why a contact's profile is missing from its events. */
+function lookupProblem(failure: NodeApiError): string {
+	if (failure.httpCode === '404') return 'The contact no longer exists in Cloud4Wi';
+	return `The contact profile could not be read: ${failure.message}`;
+}
+
+/**
+ * Output items: the event as sent (or simplified), with the contact's profile when asked, fetched once per contact. A profile that
+ * cannot be read leaves `contact` empty and says why in `contactError`: the event still goes out, once.
+ */
 async function shapeEvents(
 	this: IPollFunctions,
 	events: IDataObject[],
 	options: IDataObject,
 	organizationId: string,
 ): Promise<INodeExecutionData[]> {
-	const contacts = new Map<string, IDataObject | null>();
+	const contacts = new Map<string, IDataObject>();
+	const problems = new Map<string, string>();
 	if (options.includeContact) {
+		const ids = [...new Set(events.map((e) => String(e.customerId ?? '')))];
+		for (const id of ids) {
+			const problem = pathIdProblem(id);
+			if (problem) problems.set(id, `The contact profile could not be read: the event's contact ID ${problem}`);
+		}
 		// One lookup per distinct contact, all at once: the account's limiter decides how many are in flight.
-		const ids = [...new Set(events.map((e) => String(e.customerId ?? '')))].filter((id) => !pathIdProblem(id));
 		await Promise.all(
-			ids.map(async (id) => {
-				try {
-					const { body } = await cloud4WiApiRequest.call(this, {
-						method: 'GET',
-						path: apiPath`/v2/customers/${id as PathId}`,
-						notFound: `contact "${id}" of organization "${organizationId}"`,
-						scopes: 'organization_read, customer_read',
-					});
-					contacts.set(id, simplifyContact((body.customer as IDataObject | undefined) ?? body));
-				} catch (error) {
-					// A contact deleted since its event still lets the event through, without a profile.
-					const failure = error as NodeApiError; // from the transport: already an n8n error
-					if (failure.httpCode !== '404') throw failure;
-					contacts.set(id, null);
-				}
-			}),
+			ids
+				.filter((id) => !problems.has(id))
+				.map(async (id) => {
+					try {
+						const { body } = await cloud4WiApiRequest.call(this, {
+							method: 'GET',
+							path: apiPath`/v2/customers/${id as PathId}`,
+							notFound: `contact "${id}" of organization "${organizationId}"`,
+							scopes: 'organization_read, customer_read',
+						});
+						contacts.set(id, simplifyContact((body.customer as IDataObject | undefined) ?? body));
+					} catch (error) {
+						// Thrown on, a lookup that keeps failing (deleted contact, 5xx, no answer in time) would fail every later poll the same way.
+						problems.set(id, lookupProblem(error as NodeApiError)); // from the transport: already an n8n error
+					}
+				}),
 		);
 	}
 	return events.map((event) => {
 		const json = options.simplify ? simplifyEvent(event) : { ...event };
-		if (options.includeContact) json.contact = contacts.get(String(event.customerId ?? '')) ?? null;
+		if (options.includeContact) {
+			const id = String(event.customerId ?? '');
+			json.contact = contacts.get(id) ?? null;
+			const problem = problems.get(id);
+			if (problem) json.contactError = problem;
+		}
 		return { json };
 	});
 }
