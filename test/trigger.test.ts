@@ -421,3 +421,61 @@ describe('Cloud4Wi Trigger: contact profiles that cannot be read', () => {
 		expect((await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 3_000)).emitted).toBeNull();
 	}, 30_000);
 });
+
+describe('Cloud4Wi Trigger: event ids that name members of every JavaScript object', () => {
+	let ctx: TestContext;
+	afterEach(async () => await ctx.sb.close());
+
+	const NAMES = [
+		'constructor',
+		'toString',
+		'__proto__',
+		'hasOwnProperty',
+		'valueOf',
+		'isPrototypeOf',
+		'__defineGetter__',
+	];
+
+	test('each is emitted once, remembered, and still remembered after the state is saved and reloaded', async () => {
+		ctx = await startCloud4Wi();
+		const json = triggerWorkflow({ events: ['signup'] });
+		let workflow = buildWorkflow(json);
+		await poll(ctx, workflow);
+		const at = ctx.sb.clock.now() + 1000;
+		const injected = inject(ctx, [
+			...NAMES.map((id, i) => ({ type: 'signup', createdAt: at + i, event: { id } })),
+			{ type: 'signup', createdAt: at + NAMES.length },
+		]);
+		expect(injected.map((e) => e.id).slice(0, NAMES.length)).toEqual(NAMES);
+		ctx.sb.clock.advance(5000);
+		expect(await poll(ctx, workflow)).toEqual(ids(injected));
+		expect(rememberedIds(workflow)).toBe(injected.length);
+		expect(await poll(ctx, workflow)).toEqual([]);
+
+		// Saved as n8n saves static data (JSON) and reloaded: the ids are still known, nothing comes again.
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		const seen = ((saved['node:Trigger'] as IDataObject).state as IDataObject).seen as IDataObject;
+		expect(Object.keys(seen).sort()).toEqual(sorted(ids(injected)));
+		workflow = buildWorkflow(json, saved);
+		ctx.sb.clock.advance(MINUTE);
+		const later = inject(ctx, [{ type: 'signup', event: { id: 'toLocaleString' } }]);
+		expect(await poll(ctx, workflow)).toEqual(ids(later));
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('state saved by the earlier version (ids as keys of a plain object) is read as it was', async () => {
+		ctx = await startCloud4Wi();
+		const t0 = ctx.sb.clock.now();
+		const [done, fresh] = inject(ctx, [
+			{ type: 'signup', createdAt: t0 - 2000 },
+			{ type: 'signup', createdAt: t0 - 1000 },
+		]);
+		const since = t0 - 5 * MINUTE;
+		const staticData = { 'node:Trigger': { state: { since, seen: { [done.id]: t0 - 2000 } } } };
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }), JSON.parse(JSON.stringify(staticData)));
+		expect(await poll(ctx, workflow)).toEqual([fresh.id]);
+		const state = (workflow.staticData['node:Trigger'] as IDataObject).state as IDataObject;
+		expect(state.seen).toEqual({ [done.id]: t0 - 2000, [fresh.id]: t0 - 1000 });
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+});

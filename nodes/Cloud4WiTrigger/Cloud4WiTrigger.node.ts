@@ -31,8 +31,15 @@ const REQUEST_SHARE = 0.9;
 interface PollState {
 	/** Lower bound (ms) of the next query: everything older was already read, or predates activation. */
 	since: number;
-	/** Emitted event ids still inside the look-back window, with their `createdAt` (ms). */
+	/** Emitted event ids still inside the look-back window, with their `createdAt` (ms). Read as own keys only (see `seenIn`). */
 	seen: Record<string, number>;
+}
+
+/** The remembered ids as a Map: looked up on the object, an id such as "constructor" or "__proto__" would find Object's own members. */
+function seenIn(state: PollState): Map<string, number> {
+	return new Map(
+		Object.entries(state.seen ?? {}).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
+	);
 }
 
 function createdAtOf(record: IDataObject): number {
@@ -195,6 +202,7 @@ export class Cloud4WiTrigger implements INodeType {
 		}
 
 		const readUntil = startedAt + budget * BUDGET_SHARE;
+		const seen = seenIn(state);
 		const fresh = new Map<string, { event: IDataObject; at: number }>();
 		let lastRead = state.since;
 		let serverNow = Number.NaN;
@@ -227,7 +235,7 @@ export class Cloud4WiTrigger implements INodeType {
 					const at = createdAtOf(event);
 					if (!id || Number.isNaN(at) || at < state.since) continue;
 					lastRead = Math.max(lastRead, at);
-					if (state.seen[id] === undefined && wanted(event)) fresh.set(id, { event, at });
+					if (!seen.has(id) && wanted(event)) fresh.set(id, { event, at });
 				}
 				if (Date.now() > readUntil) {
 					// Out of time: hand over what was read; the next poll resumes from the last event read.
@@ -256,10 +264,7 @@ export class Cloud4WiTrigger implements INodeType {
 		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it.
 		const horizon = complete && !Number.isNaN(serverNow) ? Math.max(serverNow, lastRead) : lastRead;
 		const since = Math.max(state.since, horizon - LATE_MS);
-		let remembered = [
-			...Object.entries(state.seen).filter(([, at]) => at >= since),
-			...emitted.map(([id, f]) => [id, f.at] as const),
-		];
+		let remembered = [...[...seen].filter(([, at]) => at >= since), ...emitted.map(([id, f]) => [id, f.at] as const)];
 		let floor = since;
 		if (remembered.length > MAX_SEEN) {
 			// Over the cap the oldest ids go, and the window starts at the oldest id kept, so none is emitted twice.
@@ -267,7 +272,7 @@ export class Cloud4WiTrigger implements INodeType {
 			floor = remembered[MAX_SEEN - 1][1];
 			remembered = remembered.filter(([, at]) => at >= floor);
 		}
-		// Written only now, after every request succeeded: a failed poll leaves the state as it was.
+		// Written only now, after every request succeeded: a failed poll leaves the state as it was. Ids stay own keys (fromEntries defines them).
 		staticData.state = { since: floor, seen: Object.fromEntries(remembered) } satisfies PollState;
 		return items.length ? [items] : null;
 	}
