@@ -700,12 +700,32 @@ describe('load: latency and a limit on requests in flight', () => {
 
 	it('changes at run time through setLoad and the admin door', async () => {
 		const { sb, token } = ctx;
-		expect(sb.setLoad({ maxInFlight: 0, latencyMs: 0 })).toEqual({ latencyMs: 0, maxInFlight: 0, retryAfterS: 2 });
+		expect(sb.setLoad({ maxInFlight: 0, latencyMs: 0 })).toEqual({
+			latencyMs: 0,
+			maxInFlight: 0,
+			maxPerSecond: 0,
+			retryAfterS: 2,
+		});
 		const replies = await Promise.all(Array.from({ length: 8 }, () => call(sb, 'GET', segmentsPath(), { token })));
 		expect(replies.every((r) => r.status === 200)).toBe(true);
 		const set = await call(sb, 'POST', '/__admin/load', { body: { maxInFlight: 1 } });
-		expect(set.body).toEqual({ latencyMs: 0, maxInFlight: 1, retryAfterS: 2 });
+		expect(set.body).toEqual({ latencyMs: 0, maxInFlight: 1, maxPerSecond: 0, retryAfterS: 2 });
 		expect(() => sb.setLoad({ maxInFlight: -1 })).toThrow('maxInFlight must be an integer >= 0');
+		expect(() => sb.setLoad({ maxPerSecond: 1.5 })).toThrow('maxPerSecond must be an integer >= 0');
+		sb.setLoad({ maxInFlight: 4 });
+	});
+
+	it('with maxPerSecond, refuses what comes above that many accepted in the last second, however few are in flight', async () => {
+		const { sb, token } = ctx;
+		sb.setLoad({ maxInFlight: 0, latencyMs: 0, maxPerSecond: 5 });
+		sb.clearRequests();
+		const statuses: number[] = [];
+		for (let i = 0; i < 7; i++) statuses.push((await call(sb, 'GET', segmentsPath(), { token })).status);
+		expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]); // one at a time, yet refused
+		expect(sb.rateLimited).toBe(2);
+		await new Promise((resolve) => setTimeout(resolve, 1050));
+		expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(200); // the window moved on
+		sb.setLoad({ maxInFlight: 4, latencyMs: 30, maxPerSecond: 0 });
 	});
 });
 
