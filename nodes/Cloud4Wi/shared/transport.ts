@@ -304,27 +304,42 @@ async function send(
 async function answerOf(response: { statusCode: number; headers: Record<string, unknown>; body: unknown }) {
 	const headers = response.headers ?? {};
 	const { body } = response;
-	if (!body || typeof body !== 'object' || !(Symbol.asyncIterator in body)) {
-		return { status: response.statusCode, headers, text: textOf(body) };
+	if (!isStream(body)) return { status: response.statusCode, headers, text: textOf(body) };
+	const text = await readUpTo(body, MAX_ANSWER_BYTES);
+	if (text === undefined) {
+		const reason = `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
+		return { status: 0, failure: 'tooLarge', reason } as const;
 	}
-	const chunks: Buffer[] = [];
-	let size = 0;
-	try {
-		for await (const chunk of body as AsyncIterable<Buffer | string>) {
-			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+	return { status: response.statusCode, headers, text };
+}
+
+interface BodyStream {
+	on(event: string, listener: (arg: unknown) => void): unknown;
+	destroy(): unknown;
+}
+
+function isStream(body: unknown): body is BodyStream {
+	return !!body && typeof (body as BodyStream).on === 'function' && typeof (body as BodyStream).destroy === 'function';
+}
+
+/** The body as text, or undefined past `limit` bytes (the rest is not read). Events: `for await` cost ~7 % of a bulk run. */
+function readUpTo(body: BodyStream, limit: number): Promise<string | undefined> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		body.on('data', (chunk) => {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
 			size += buffer.length;
-			if (size > MAX_ANSWER_BYTES) {
-				(body as { destroy?: () => void }).destroy?.(); // the rest is not read
-				const reason = `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
-				return { status: 0, failure: 'tooLarge', reason } as const;
-			}
-			chunks.push(buffer);
-		}
-	} catch {
+			if (size > limit) {
+				body.destroy();
+				resolve(undefined);
+			} else chunks.push(buffer);
+		});
+		body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
 		// The headers came, the body stopped (a time limit is told apart by its signal, by the caller).
-		throw Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' });
-	}
-	return { status: response.statusCode, headers, text: Buffer.concat(chunks, size).toString('utf8') };
+		body.on('error', () => reject(Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' })));
+		body.on('close', () => reject(Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' })));
+	});
 }
 
 function textOf(body: unknown): string {
