@@ -33,7 +33,8 @@ const list = {
 	type: 'n8n-nodes-cloud4wi.cloud4Wi',
 	typeVersion: 1,
 	position: [240, 0],
-	parameters: { resource: 'contact', operation: 'getAll', returnAll: true },
+	// Simplified: n8n execute prints the whole run, parsed from its output; full records made it 2 MB.
+	parameters: { resource: 'contact', operation: 'getAll', returnAll: true, simplify: true },
 	credentials: { cloud4WiApi: CREDENTIAL },
 };
 
@@ -70,7 +71,7 @@ const ours = workflow('c4wBenchOurs0001', {
 	parameters: {
 		resource: 'contact',
 		operation: 'updateOptIns',
-		contactId: '={{ $json.cid }}',
+		contactId: '={{ $json.id }}',
 		optIns: { optIn: [{ policy: 'mktgCommunications', accepted: '={{ $itemIndex % 2 === 0 }}' }] },
 	},
 });
@@ -79,7 +80,7 @@ function httpNode(sandbox: Sandbox, token: string) {
 	return workflow(HTTP_WORKFLOW_ID, {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
-		parameters: httpRequestOptInParams(sandbox.url, token, '$json.cid', '$itemIndex % 2 === 0'),
+		parameters: httpRequestOptInParams(sandbox.url, token, '$json.id', '$itemIndex % 2 === 0'),
 	});
 }
 
