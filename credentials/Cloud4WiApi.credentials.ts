@@ -23,14 +23,11 @@ const NETWORK_REASONS: Record<string, string> = {
 
 const DEFAULT_BASE_URL = 'https://explore.cloud4wi.com';
 /** A login that gets no answer fails after this long instead of holding the run. */
-const LOGIN_TIMEOUT_MS = 30_000;
+export const LOGIN_TIMEOUT_MS = 30_000;
 /** A login refused for load (429, 5xx) is tried this many times in all: every request of the run waits for it. */
 const LOGIN_TRIES = 3;
 /** Longest wait before another login try; a longer Retry-After fails the login now rather than holding a poll. */
 const LOGIN_MAX_WAIT_MS = 10_000;
-
-/** The longest a login can take, tries and waits included: a request that logs in first is given this much more time. */
-export const LOGIN_MAX_MS = LOGIN_TRIES * LOGIN_TIMEOUT_MS + (LOGIN_TRIES - 1) * LOGIN_MAX_WAIT_MS;
 
 /** Refusals that say "not now", not "not you": the login is tried again. */
 function isBusy(status: number): boolean {

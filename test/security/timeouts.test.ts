@@ -121,6 +121,16 @@ describe('time limits', () => {
 		expect(apiCalls(ctx.sb)).toEqual([]);
 	}, 45_000);
 
+	test("a write sent right after a login, whose answer never ends, is cut off at the login's time plus the Timeout", async () => {
+		ctx.sb.addFault({ method: 'DELETE', path: '^/v1/customers/', trickleMs: 500 });
+		const started = Date.now();
+		const result = await runAction(ctx, contact('delete', timeout(1000)));
+		expect(Date.now() - started).toBeLessThan(30_000 + 1000 + 5_000);
+		expect(result.error?.message).toBe('Cloud4Wi did not answer within 1 s');
+		expect(ctx.store.logins).toBe(1);
+		expect(apiCalls(ctx.sb)).toHaveLength(1);
+	}, 45_000);
+
 	test('an answer that trickles in and never ends is cut off at the Timeout: it limits the whole answer', async () => {
 		await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // logs in: a token stored
 		ctx.sb.clearRequests();

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cloud4WiBaseUrl, LOGIN_MAX_MS } from '../../../credentials/Cloud4WiApi.credentials';
+import { cloud4WiBaseUrl, LOGIN_TIMEOUT_MS } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Outcome } from './limiter';
 import { Limiter } from './limiter';
 
@@ -351,22 +351,22 @@ function textOf(body: unknown): string {
 
 /**
  * Sends `req` through n8n with the token emptied: n8n then logs in, stores the new token in the credential, and sends.
- * The request's time limit runs from the start of the login, so it gets the login's longest time on top (within a poll's
- * deadline).
+ * The request's time limit runs from the start of the login, so it gets a login's time on top (within a poll's
+ * deadline); a login tried again after a 429 can use it up, and the request then fails as timed out.
  */
 async function sendLoggingIn(ctx: Cloud4WiContext, run: Run, req: ApiRequest, timeoutMs: number) {
 	const data: ICredentialDataDecryptedObject = { ...run.credentials, sessionToken: '' };
 	const details = ctx.getNode().credentials?.cloud4WiApi;
 	const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
-	const { timer, cancel, signal } = limitOf(ctx, Math.max(1, Math.min(timeoutMs + LOGIN_MAX_MS, left)));
+	const { timer, cancel, signal } = limitOf(ctx, Math.max(1, Math.min(timeoutMs + LOGIN_TIMEOUT_MS, left)));
+	const options = requestOptions(run, req, timeoutMs, signal);
+	// n8n replaces the signal with the execution's cancel signal, which ours includes: without ours, no time limit.
+	Object.defineProperty(options, 'abortSignal', { get: () => signal, set: () => {}, enumerable: true });
 	let answer: Answer;
 	try {
-		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			'cloud4WiApi',
-			requestOptions(run, req, timeoutMs, signal),
-			{ credentialsDecrypted: { id: details?.id ?? '', name: details?.name ?? '', type: 'cloud4WiApi', data } },
-		)) as { statusCode: number; headers: Record<string, unknown>; body: unknown };
+		const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'cloud4WiApi', options, {
+			credentialsDecrypted: { id: details?.id ?? '', name: details?.name ?? '', type: 'cloud4WiApi', data },
+		})) as { statusCode: number; headers: Record<string, unknown>; body: unknown };
 		answer = await answerOf(response);
 	} catch (error) {
 		if (cancel?.aborted) throw cancelledError(ctx, req);
