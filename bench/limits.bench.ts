@@ -1,0 +1,117 @@
+/**
+ * The adaptive limiter against limits of other shapes than bulk.bench.ts's 16 in flight (the vendor publishes no
+ * numbers, so the node must find any of them): other in-flight limits, a requests-per-second window, and 429s with
+ * other Retry-After values. 1,000 Update Opt-Ins items, 40 ms answers, a cold limiter each run (a new account).
+ * Reported: time, the floor (what a client that knows the limit needs at best), 429s, pauses, failed items, and
+ * whether every opt-in was applied exactly once; only the counts that prove correctness are asserted.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { actionWorkflow } from '../test/harness/cloud4wi';
+import { buildWorkflow, runWorkflow } from '../test/harness/engine';
+import { measure, medianRun, printTable, round, writeResults } from './support/measure';
+import { startRemoteCloud4Wi } from './support/remote';
+
+const N = 1000;
+const LATENCY_MS = 40;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+const optIns: INodeParameters = {
+	resource: 'contact',
+	operation: 'updateOptIns',
+	contactId: '={{ $json.id }}',
+	optIns: { optIn: [{ policy: 'mktgCommunications', accepted: '={{ $json.accepted }}' }] },
+};
+
+interface Load {
+	maxInFlight?: number;
+	maxPerSecond?: number;
+	retryAfterS?: number;
+}
+interface Run {
+	ms: number;
+	rateLimited: number;
+	/** Congestions: 429s more than half a second after the one before (each costs a Retry-After pause). */
+	pauses: number;
+	failed: number;
+	appliedOnce: boolean;
+}
+const rows: Array<Record<string, string | number>> = [];
+
+async function runOnce(load: Load): Promise<Run> {
+	const { sb, store } = await startRemoteCloud4Wi({ contacts: N, latencyMs: LATENCY_MS });
+	try {
+		// A stored token first: the run measured is the bulk work, not the login.
+		await runWorkflow(
+			buildWorkflow(actionWorkflow({ resource: 'segment', operation: 'getAll', returnAll: true })),
+			store,
+		);
+		const ids = await sb.cids();
+		const workflow = buildWorkflow(
+			actionWorkflow(
+				optIns,
+				ids.map((id, i) => ({ id, accepted: i % 2 === 0 })),
+			),
+		);
+		await sb.setLoad({ maxInFlight: 0, maxPerSecond: 0, retryAfterS: 1, ...load });
+		await sb.clearRequests();
+		const run = await measure(() => runWorkflow(workflow, store));
+		const output = run.value.output('Cloud4Wi');
+		const requests = await sb.requests();
+		const applied = new Map<string, number>();
+		for (const r of requests) {
+			const m = /^\/v1\/customers\/([^/]+)\/policies$/.exec(r.path);
+			if (m && r.status === 200) applied.set(m[1], (applied.get(m[1]) ?? 0) + 1);
+		}
+		const refusals = requests.filter((r) => r.status === 429).map((r) => r.at);
+		return {
+			ms: run.ms,
+			rateLimited: refusals.length,
+			pauses: refusals.filter((at, i) => i === 0 || at - refusals[i - 1] > 500).length,
+			failed: output.filter((item) => item.json.error !== undefined).length + (run.value.error ? N : 0),
+			appliedOnce: applied.size === N && [...applied.values()].every((n) => n === 1),
+		};
+	} finally {
+		await sb.close();
+	}
+}
+
+async function limitCase(name: string, load: Load, floorMs: number) {
+	const runs: Run[] = [];
+	for (let i = 0; i < RUNS; i++) runs.push(await runOnce(load));
+	const mid = medianRun(runs);
+	rows.push({
+		case: name,
+		ms: Math.round(mid.ms),
+		floorMs: Math.round(floorMs),
+		vsFloor: `${round(mid.ms / floorMs, 2)}x`,
+		rateLimited: mid.rateLimited,
+		pauses: runs.map((r) => r.pauses).join(' '),
+		failedItems: mid.failed,
+		appliedOnce: runs.every((r) => r.appliedOnce) ? 'yes' : 'no',
+	});
+	expect(runs.every((r) => r.failed === 0)).toBe(true);
+	expect(runs.every((r) => r.appliedOnce)).toBe(true);
+}
+
+afterAll(() => {
+	printTable(`Limits of other shapes: ${N} opt-in items, ${LATENCY_MS} ms answers (median of ${RUNS})`, rows);
+	writeResults('limits', rows);
+});
+
+describe('limits of other shapes', () => {
+	for (const limit of [4, 8, 16, 32]) {
+		test(`${limit} in flight, Retry-After 1`, async () => {
+			await limitCase(`${limit} in flight`, { maxInFlight: limit }, (N * LATENCY_MS) / limit);
+		});
+	}
+	test('16 in flight, Retry-After 0', async () => {
+		await limitCase('16 in flight, Retry-After 0', { maxInFlight: 16, retryAfterS: 0 }, (N * LATENCY_MS) / 16);
+	});
+	for (const perSecond of [100, 250]) {
+		test(`${perSecond} requests a second (sliding window), Retry-After 1`, async () => {
+			// A window that starts full: the first second's requests are free, then perSecond a second.
+			await limitCase(`${perSecond} a second`, { maxPerSecond: perSecond }, ((N - perSecond) / perSecond) * 1000);
+		});
+	}
+});
