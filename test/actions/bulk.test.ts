@@ -47,6 +47,19 @@ function appliedWrites(): Map<string, number> {
 	return applied;
 }
 
+/** Update Opt-Ins for each id (every other one accepted): no item fails, order is kept, each write applied once. */
+async function writeEachOnce(ids: string[]) {
+	const items = ids.map((id, i) => ({ id, accepted: i % 2 === 0 }));
+	const result = await runAction(ctx, optIn, items);
+	expect(result.error).toBeUndefined();
+	expect(result.json.filter((j) => j.error)).toEqual([]);
+	expect(result.json.map((j) => j.contactId)).toEqual(ids);
+	const applied = appliedWrites();
+	expect(applied.size).toBe(ids.length);
+	expect([...applied.values()].every((n) => n === 1)).toBe(true);
+	return items;
+}
+
 test(`${N} items keep their order and pairing`, async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
 	await warm();
@@ -66,14 +79,7 @@ test(`${N} opt-in writes under a 16-in-flight limit: none lost, none doubled, no
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 10, maxInFlight: 16, retryAfterS: 1 });
 	await warm();
 	const ids = cids();
-	const items = ids.map((id, i) => ({ id, accepted: i % 2 === 0 }));
-	const result = await runAction(ctx, optIn, items);
-	expect(result.error).toBeUndefined();
-	expect(result.json.filter((j) => j.error)).toEqual([]);
-	expect(result.json.map((j) => j.contactId)).toEqual(ids);
-	const applied = appliedWrites();
-	expect(applied.size).toBe(N);
-	expect([...applied.values()].every((n) => n === 1)).toBe(true);
+	const items = await writeEachOnce(ids);
 	// The service's limit was met and obeyed: it refused some, and each refused write went again once allowed.
 	expect(ctx.sb.rateLimited).toBeGreaterThan(0);
 	expect(ctx.sb.requests.filter((r) => r.status === 429).length).toBe(ctx.sb.rateLimited);
@@ -88,15 +94,7 @@ test('a service that counts requests per second: the level settles in a few paus
 	// (a 36 s run for 1,000 items), or cut by one per pause (8-9 pauses).
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40, maxPerSecond: 100, retryAfterS: 1 });
 	await warm();
-	const ids = cids().slice(0, 400);
-	const items = ids.map((id, i) => ({ id, accepted: i % 2 === 0 }));
-	const result = await runAction(ctx, optIn, items);
-	expect(result.error).toBeUndefined();
-	expect(result.json.filter((j) => j.error)).toEqual([]);
-	expect(result.json.map((j) => j.contactId)).toEqual(ids);
-	const applied = appliedWrites();
-	expect(applied.size).toBe(ids.length);
-	expect([...applied.values()].every((n) => n === 1)).toBe(true);
+	await writeEachOnce(cids().slice(0, 400));
 	// Congestions: 429s more than half a second after the one before; each costs a Retry-After pause.
 	const refusals = ctx.sb.requests.filter((r) => r.status === 429).map((r) => r.at);
 	const congestions = refusals.filter((at, i) => i === 0 || at - refusals[i - 1] > 500).length;
