@@ -34,16 +34,12 @@ function isBusy(status: number): boolean {
 	return status === 429 || status === 502 || status === 503 || status === 504;
 }
 
-/** The wait a busy answer asks for (Retry-After in seconds or as a date), else 1 s, 2 s... */
-function loginWaitMs(retryAfter: string | undefined, attempt: number): number {
-	const seconds = Number(retryAfter);
-	const asked =
-		retryAfter === undefined || retryAfter === ''
-			? Number.NaN
-			: Number.isFinite(seconds)
-				? seconds * 1000
-				: Date.parse(retryAfter) - Date.now();
-	return Number.isFinite(asked) ? Math.max(asked, 0) : 1000 * 2 ** attempt;
+/** The wait a Retry-After header asks for (seconds, or an HTTP date), at least 0; undefined when absent or unreadable. */
+export function retryAfterOf(value: string | undefined): number | undefined {
+	if (value === undefined || value === '') return undefined;
+	const seconds = Number(value);
+	const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+	return Number.isFinite(ms) ? Math.max(ms, 0) : undefined;
 }
 
 /** This machine only: the one place a plain-HTTP base URL sends nothing over a network. */
@@ -161,7 +157,7 @@ export class Cloud4WiApi implements ICredentialType {
 		for (let attempt = 0; ; attempt++) {
 			response = await login(this, url, credentials);
 			if (!isBusy(response.statusCode) || attempt + 1 >= LOGIN_TRIES) break;
-			const wait = loginWaitMs(response.headers?.['retry-after'], attempt);
+			const wait = retryAfterOf(response.headers?.['retry-after']) ?? 1000 * 2 ** attempt;
 			if (wait > LOGIN_MAX_WAIT_MS) break;
 			await sleep(wait);
 		}

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cloud4WiBaseUrl, LOGIN_TIMEOUT_MS } from '../../../credentials/Cloud4WiApi.credentials';
+import { cloud4WiBaseUrl, LOGIN_TIMEOUT_MS, retryAfterOf } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Outcome } from './limiter';
 import { Limiter } from './limiter';
 
@@ -135,12 +135,7 @@ function dropEmpty(query: IDataObject | undefined): IDataObject | undefined {
 }
 
 function retryAfterMs(value: string | undefined, attempt: number): number {
-	if (value !== undefined && value !== '') {
-		const seconds = Number(value);
-		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-		if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), MAX_WAIT_MS);
-	}
-	return Math.min(BACKOFF_BASE_MS * 2 ** attempt, MAX_WAIT_MS);
+	return Math.min(retryAfterOf(value) ?? BACKOFF_BASE_MS * 2 ** attempt, MAX_WAIT_MS);
 }
 
 const HINTS: Record<number, (req: ApiRequest) => string> = {
@@ -336,9 +331,10 @@ function readUpTo(body: BodyStream, limit: number): Promise<string | undefined> 
 			} else chunks.push(buffer);
 		});
 		body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-		// The headers came, the body stopped (a time limit is told apart by its signal, by the caller).
-		body.on('error', () => reject(Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' })));
-		body.on('close', () => reject(Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' })));
+		// The headers came, the body stopped (a time limit is told apart by its signal, by the caller); after 'end', a no-op.
+		const cutShort = () => reject(Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' }));
+		body.on('error', cutShort);
+		body.on('close', cutShort);
 	});
 }
 

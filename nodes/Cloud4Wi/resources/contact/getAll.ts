@@ -7,6 +7,7 @@ import { fetchRecords } from '../../shared/paginate';
 import { simplifyContact } from '../../shared/simplify';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
+import { commaList } from '../../shared/validate';
 
 const toggles: Array<[string, string, string]> = [
 	['hasEmail', 'Has Email', 'Whether to return only contacts with an email address'],
@@ -118,12 +119,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
 
-/** Custom opt-in names: each is its own query parameter, never part of a comma-separated list. */
-function optInNames(value: unknown): string[] {
-	const values = Array.isArray(value) ? value : String(value ?? '').split(',');
-	return values.map((v) => String(v).trim()).filter(Boolean);
-}
-
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const max = input.limit();
@@ -145,7 +140,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		const ids = input.list(filters[name], label).map((id) => input.id(name, label, id));
 		if (ids.length) query[name] = ids.join(',');
 	}
-	for (const policy of optInNames(filters.customOptIns)) query[`customOptin.${policy}`] = true;
+	// Custom opt-in names are split as lists are, but each is its own query parameter: a comma in one does no harm.
+	for (const policy of commaList(filters.customOptIns).entries) query[`customOptin.${policy}`] = true;
 	if (filters.sortReverse !== undefined && !filters.sortBy) {
 		input.required('', 'Filters > Sort By (Reverse Order needs it)');
 	}
