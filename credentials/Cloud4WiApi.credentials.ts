@@ -1,9 +1,9 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
@@ -22,6 +22,7 @@ const NETWORK_REASONS: Record<string, string> = {
 };
 
 const DEFAULT_BASE_URL = 'https://explore.cloud4wi.com';
+const LOGIN_PATH = '/v1/sts/login/services';
 /** A login that gets no answer fails after this long instead of holding the run. */
 export const LOGIN_TIMEOUT_MS = 30_000;
 /** A login refused for load (429, 5xx) is tried this many times in all: every request of the run waits for it. */
@@ -68,6 +69,15 @@ export function cloud4WiBaseUrl(credentials: ICredentialDataDecryptedObject): st
 		);
 	}
 	return raw.replace(/\/+$/, '');
+}
+
+/** A request to the login endpoint, whichever way its address is given. */
+function isLogin(options: IHttpRequestOptions): boolean {
+	try {
+		return new URL(options.url, options.baseURL).pathname.replace(/\/+$/, '').endsWith(LOGIN_PATH);
+	} catch {
+		return false;
+	}
 }
 
 type LoginAnswer = { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
@@ -152,7 +162,7 @@ export class Cloud4WiApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const url = `${cloud4WiBaseUrl(credentials)}/v1/sts/login/services`;
+		const url = `${cloud4WiBaseUrl(credentials)}${LOGIN_PATH}`;
 		let response: LoginAnswer;
 		for (let attempt = 0; ; attempt++) {
 			response = await login(this, url, credentials);
@@ -182,18 +192,30 @@ export class Cloud4WiApi implements ICredentialType {
 		return { sessionToken: token };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.sessionToken}}' },
-		},
-	};
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const options: IHttpRequestOptions = {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.sessionToken ?? '')}` },
+		};
+		if (isLogin(options)) {
+			// The Test button's login goes through n8n, which gives it 5 minutes: a login gets its 30 s there too. The
+			// whole answer a second more: a silent service then fails as timed out (ECONNABORTED), not as cancelled.
+			const timer = AbortSignal.timeout(LOGIN_TIMEOUT_MS + 1000);
+			options.timeout = Math.min(options.timeout ?? LOGIN_TIMEOUT_MS, LOGIN_TIMEOUT_MS);
+			const cancel = options.abortSignal;
+			options.abortSignal = cancel instanceof AbortSignal ? AbortSignal.any([cancel, timer]) : timer;
+		}
+		return options;
+	}
 
 	// Logging in proves the key, the secret and the base URL; n8n logs in before this request too.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/v1/sts/login/services',
+			url: LOGIN_PATH,
 			method: 'POST',
 			disableFollowRedirect: true, // the secret is in the body: a 307 or 308 would send it on
 			body: {

@@ -6,8 +6,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, RETRIES } from '../../nodes/Cloud4Wi/shared/transport';
 import type { TestContext } from '../harness/cloud4wi';
-import { apiCalls, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
-import { buildWorkflow, lastThrownError, pollOnce } from '../harness/engine';
+import { apiCalls, CREDENTIAL_ID, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { buildWorkflow, lastThrownError, pollOnce, testCredential } from '../harness/engine';
 
 const HANG = 10 * 60_000; // far longer than any limit here: the sandbox's close() cuts it short
 
@@ -120,6 +120,23 @@ describe('time limits', () => {
 		expect(result.error?.message).toMatch(/^Cloud4Wi login failed: no answer from .* \(timed out\)/);
 		expect(apiCalls(ctx.sb)).toEqual([]);
 	}, 45_000);
+
+	test.each([
+		['never answers', { delayMs: HANG }, 'ECONNABORTED'],
+		['trickles in and never ends', { trickleMs: 2_000 }, 'ERR_CANCELED'],
+	])(
+		"the credential's Test button: a test login that %s fails after a login's 30 s, not n8n's 5 minutes",
+		async (_, fault, code) => {
+			// The first login is n8n's (preAuthentication); the second is the test request itself.
+			ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', skip: 1, ...fault });
+			const started = Date.now();
+			const result = await testCredential(ctx.store, CREDENTIAL_ID);
+			expect(Date.now() - started).toBeLessThan(31_000 + 5_000);
+			expect(result).toEqual({ status: 'Error', message: code });
+			expect(ctx.sb.requests.filter((r) => r.path === '/v1/sts/login/services')).toHaveLength(2);
+		},
+		45_000,
+	);
 
 	test("a write sent right after a login, whose answer never ends, is cut off at the login's time plus the Timeout", async () => {
 		ctx.sb.addFault({ method: 'DELETE', path: '^/v1/customers/', trickleMs: 500 });

@@ -186,9 +186,11 @@ export class Limiter {
 		// sending runs ahead of it (answers sent and not yet read), and a level one too high costs another pause.
 		let before = 0;
 		for (const seq of this.onTheWay) if (seq < slot.seq) before++;
-		// But a refusal only shows that the level it left at was too many: never cut below half of that. A service that
-		// counts requests per second refuses with few in flight, and trusting that count left 1 in flight for 10 minutes.
-		const least = Math.ceil(slot.inFlight / 2);
+		// But a refusal only shows that the level it left at was too many: never cut below half of that (nor below half the
+		// start). A service that counts requests per second refuses with few in flight, and trusting that count left 1 in
+		// flight for 10 minutes. Half the start at most: under CPU load our count at sending includes answers not read yet
+		// (37 counted, 16 held), and half of it would stay above the limit and cost a second pause.
+		const least = Math.ceil(Math.min(slot.inFlight, START_IN_FLIGHT) / 2);
 		let held = Math.max(1, before, least);
 		if (slot.seq < this.cutAt) {
 			// The same congestion: its refusals arrive in any order, the lowest level held is the service's limit.
