@@ -1,5 +1,6 @@
 /**
- * Bulk opt-ins in a real n8n 2.40.7 (`n8n execute`, a new process per run, so the limiter starts cold), against the
+ * Bulk opt-ins in a real n8n 2.40.7 (`n8n execute`, a new process per run, the workflow re-imported before each so no
+ * limit learned earlier is in its static data: the limiter starts cold), against the
  * sandbox in its own process answering in 40 ms: our node and n8n's HTTP Request node, 1,000 PUTs each, with no limit
  * and with 16 in flight at most (429 + Retry-After: 1 above it). Then the 16-in-flight runs in one running n8n
  * (`n8n start`, runs started as the editor's Execute button does), where later runs find the limiter warm. Time is
@@ -101,6 +102,7 @@ const rows: Row[] = [];
 let sandbox: Sandbox;
 let n8n: N8n;
 let token = '';
+let oursFile = '';
 
 maybe('in a real n8n 2.40.7', () => {
 	beforeAll(async () => {
@@ -113,7 +115,15 @@ maybe('in a real n8n 2.40.7', () => {
 		writeFileSync(file, JSON.stringify([ours, httpNode(sandbox, token)]));
 		const imported = await n8n.cli(['import:workflow', `--input=${file}`]);
 		if (imported.code !== 0) throw new Error(`import failed:\n${imported.stdout}${imported.stderr}`);
+		oursFile = join(dir, 'ours.json');
+		writeFileSync(oursFile, JSON.stringify([{ ...ours, staticData: null }]));
 	}, 600_000);
+
+	/** Our workflow as first imported: no limit learned by an earlier execution in its static data, so a run is cold. */
+	async function forgetLearnedLimit() {
+		const imported = await n8n.cli(['import:workflow', `--input=${oursFile}`]);
+		if (imported.code !== 0) throw new Error(`import failed:\n${imported.stdout}${imported.stderr}`);
+	}
 
 	afterAll(async () => {
 		await sandbox?.stop();
@@ -185,6 +195,7 @@ maybe('in a real n8n 2.40.7', () => {
 		const mine: Run[] = [];
 		const theirs: Run[] = [];
 		for (let i = 0; i < RUNS; i++) {
+			await forgetLearnedLimit();
 			mine.push(await runOnce(ours.id, maxInFlight));
 			if (!process.env.BENCH_OURS_ONLY) theirs.push(await runOnce(HTTP_WORKFLOW_ID, maxInFlight));
 		}
@@ -206,7 +217,20 @@ maybe('in a real n8n 2.40.7', () => {
 		expect(our.appliedOnce).toBe('yes');
 	});
 
+	test(`Update Opt-Ins, ${LIMIT} in flight at most, \`n8n execute\` after an execution that found the limit`, async () => {
+		await forgetLearnedLimit();
+		await runOnce(ours.id, LIMIT); // finds the limit and keeps it in the workflow's static data
+		const later: Run[] = [];
+		for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, LIMIT));
+		const row = summarize(`opt-ins, limit ${LIMIT}, n8n execute, limit known`, 'Cloud4Wi', later);
+		row.vsFloor = `${round(row.ms / FLOOR_MS, 2)}x`;
+		expect(row.failedItems).toBe(0);
+		expect(row.appliedOnce).toBe('yes');
+		expect(row.rateLimited).toBe(0); // each a new process, starting where the stored limit says
+	}, 600_000);
+
 	test(`Update Opt-Ins, ${LIMIT} in flight at most, in one running n8n: its first run, then the next ones`, async () => {
+		await forgetLearnedLimit();
 		await n8n.start();
 		try {
 			await n8n.setupOwner();

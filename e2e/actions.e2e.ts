@@ -24,6 +24,7 @@ import {
 
 const ACTIONS = join(ROOT, 'e2e', 'workflows', 'actions');
 const EXPIRY = join(ROOT, 'e2e', 'workflows', 'expiry.json');
+const LEARNED_LIMIT = join(ROOT, 'e2e', 'workflows', 'learned-limit.json');
 const CREDENTIAL = { id: 'c4wE2eCred000001', name: 'Cloud4Wi sandbox (e2e)' }; // as the workflow files name it
 const LOGIN = '/v1/sts/login/services';
 
@@ -54,6 +55,7 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		await n8n.importCredential(sandbox, CREDENTIAL.id, CREDENTIAL.name);
 		await importWorkflows(n8n, ACTIONS);
 		await importWorkflows(n8n, EXPIRY);
+		await importWorkflows(n8n, LEARNED_LIMIT);
 
 		// Each workflow in its own `n8n execute` process, with the requests it caused, for check-actions.ts.
 		await state('state-start.json');
@@ -140,6 +142,41 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		});
 		test('the next execution reuses the renewed token stored in the credential', () => {
 			expect({ refused: runs[2].refused, logins: runs[2].logins }).toEqual({ refused: 0, logins: 0 });
+		});
+	});
+
+	/** Two `n8n execute` runs of every contact's opt-ins against a service that takes 4 at once: two processes, one workflow. */
+	describe('a limit the service showed one execution is known to the next, a new process', () => {
+		const runs: Array<{ code: number | null; error: string | null; contacts: number; written: number; refused: number }> =
+			[];
+		beforeAll(async () => {
+			await sandbox.admin('POST', '/__admin/load', { latencyMs: 20, maxInFlight: 4, retryAfterS: 1 });
+			for (let i = 1; i <= 2; i++) {
+				await sandbox.admin('DELETE', '/__admin/requests');
+				const result = await n8n.cli(['execute', '--id=c4wE2eLimits0001', '--rawOutput']);
+				writeFileSync(join(dir, `learned-limit-${i}.out`), result.stdout + result.stderr);
+				const seen = await requests();
+				const { run } = parseExecuteOutput(result.stdout);
+				runs.push({
+					code: result.code,
+					error: run ? runError(run) : 'no run data',
+					contacts: run?.data?.resultData?.runData?.Contacts?.[0]?.data?.main?.[0]?.length ?? 0,
+					written: seen.filter((r) => r.method === 'PUT' && r.status === 200).length,
+					refused: seen.filter((r) => r.status === 429).length,
+				});
+			}
+			await sandbox.admin('POST', '/__admin/load', { latencyMs: 0, maxInFlight: 0 });
+		}, 300_000);
+
+		test("both executions write every contact's opt-in once", () => {
+			expect(runs.map(({ code, error, contacts, written }) => ({ code, error, written: written - contacts }))).toEqual(
+				Array(2).fill({ code: 0, error: null, written: 0 }),
+			);
+			expect(runs[0].contacts).toBeGreaterThan(40);
+		});
+		test('the first finds the limit (429s); the second starts under it, from the workflow n8n saved: none', () => {
+			expect(runs[0].refused).toBeGreaterThan(0);
+			expect(runs[1].refused).toBe(0);
 		});
 	});
 });

@@ -2,10 +2,11 @@
  * Many items at once: parallel requests under the account's adaptive limiter, in order, each write applied exactly
  * once, one login per expiry. Through n8n-core's engine, against the sandbox with latency and an in-flight limit.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
-import { CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { ACTION_TYPE, actionWorkflow, CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { buildWorkflow, registerNodeType, runWorkflow } from '../harness/engine';
 
 const N = 1000;
 
@@ -221,3 +222,82 @@ test.each([
 	},
 	60_000,
 );
+
+describe('a limit found by one process is where the next one starts (queue workers, n8n execute, a restart)', () => {
+	/** The action node as a new process loads it: its own module copy, so no limiter known yet. */
+	function inNewProcess(): void {
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const { Cloud4Wi } = require('../../dist/nodes/Cloud4Wi/Cloud4Wi.node.js') as { Cloud4Wi: new () => INodeType };
+			registerNodeType(ACTION_TYPE, new Cloud4Wi());
+		});
+	}
+	afterAll(inNewProcess);
+
+	/** Update Opt-Ins of 200 contacts, the workflow holding `staticData` as n8n stored it after the last execution. */
+	async function syncRun(staticData: IDataObject) {
+		const ids = cids().slice(0, 200);
+		const workflow = buildWorkflow(
+			actionWorkflow(
+				optIn,
+				ids.map((id) => ({ id, accepted: true })),
+			),
+			JSON.parse(JSON.stringify(staticData)) as IDataObject,
+		);
+		ctx.sb.clearRequests();
+		const result = await runWorkflow(workflow, ctx.store, { mode: 'cli' });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Cloud4Wi').filter((i) => i.json.error)).toEqual([]);
+		const refused = ctx.sb.requests.filter((r) => r.status === 429).length;
+		return { refused, staticData: JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject };
+	}
+
+	test('the next process sends no request the service refuses; one that knows nothing draws 429s again', async () => {
+		ctx = await startCloud4Wi({ contacts: 200, latencyMs: 10, maxInFlight: 6, retryAfterS: 1 });
+		await warm();
+		inNewProcess();
+		const first = await syncRun({});
+		expect(first.refused).toBeGreaterThan(0);
+		expect(first.staticData).toEqual({
+			global: {
+				cloud4WiLimits: {
+					[CREDENTIAL_ID]: {
+						baseUrl: ctx.sb.url,
+						refusedLevel: expect.any(Number),
+						refusedAt: expect.any(Number),
+						probeAfterMs: 600_000,
+					},
+				},
+			},
+		});
+
+		const { refusedLevel } = ((first.staticData.global as IDataObject).cloud4WiLimits as Record<string, IDataObject>)[
+			CREDENTIAL_ID
+		];
+		inNewProcess();
+		const next = await syncRun(first.staticData);
+		expect(next.refused).toBe(0);
+		// It went straight to one under the level refused before (6 of the service's 6, or one or two lower).
+		expect(ctx.sb.maxSeenInFlight).toBe(Math.min(6, Number(refusedLevel) - 1));
+		expect(next.staticData).toEqual(first.staticData); // nothing new learned: nothing written
+
+		inNewProcess();
+		expect((await syncRun({})).refused).toBeGreaterThan(0);
+	}, 60_000);
+
+	test('what is stored for another base URL, or out of range, is not used', async () => {
+		ctx = await startCloud4Wi({ contacts: 200, latencyMs: 10, maxInFlight: 6, retryAfterS: 1 });
+		await warm();
+		const stored = (entry: IDataObject) => ({ global: { cloud4WiLimits: { [CREDENTIAL_ID]: entry } } });
+		const learned = { refusedLevel: 7, refusedAt: Date.now() - 1000, probeAfterMs: 600_000 };
+		for (const entry of [
+			{ ...learned, baseUrl: 'https://explore.cloud4wi.com' },
+			{ ...learned, baseUrl: ctx.sb.url, refusedLevel: 0 },
+			{ ...learned, baseUrl: ctx.sb.url, probeAfterMs: 1e12 },
+			{ ...learned, baseUrl: ctx.sb.url, refusedAt: 'yesterday' },
+		]) {
+			inNewProcess();
+			expect((await syncRun(stored(entry))).refused).toBeGreaterThan(0);
+		}
+	}, 60_000);
+});

@@ -16,6 +16,15 @@ const PACE = 0.85;
 /** A level the service answered this many round trips' worth of requests at was not found by a probe (see `limited`). */
 const SERVED_ROUND_TRIPS = 4;
 
+/** What a limiter learned of the service's limit, in a form another process can start from. */
+export interface Learned {
+	/** The in-flight level the service last refused. */
+	refusedLevel: number;
+	/** When (epoch ms), and how long after that the level may be tried again. */
+	refusedAt: number;
+	probeAfterMs: number;
+}
+
 /** A place in flight: its order of sending, how many were in flight with it, and when it started (performance.now()). */
 export interface Slot {
 	readonly seq: number;
@@ -150,6 +159,30 @@ export class Limiter {
 		for (let free = Math.min(this.limit, this.cap) - this.inFlight; free > 0 && this.waiting.length; free--) {
 			this.waiting.shift()!();
 		}
+	}
+
+	/** What this limiter learned from a 429, if any. */
+	learned(): Learned | undefined {
+		if (this.ceiling === Number.POSITIVE_INFINITY) return undefined;
+		return { refusedLevel: this.ceiling, refusedAt: this.limitedAt, probeAfterMs: this.probeAfterMs };
+	}
+
+	/** Starts from what another process learned, as if this one had drawn that 429 (values out of range are ignored). */
+	learn(known: Learned): void {
+		const { refusedLevel, refusedAt, probeAfterMs } = known;
+		const valid =
+			Number.isInteger(refusedLevel) &&
+			refusedLevel >= 2 &&
+			Number.isFinite(refusedAt) &&
+			refusedAt <= Date.now() &&
+			Number.isFinite(probeAfterMs) &&
+			probeAfterMs >= PROBE_AFTER_MS &&
+			probeAfterMs <= PROBE_AFTER_MAX_MS;
+		if (!valid || this.ceiling !== Number.POSITIVE_INFINITY) return;
+		this.ceiling = refusedLevel;
+		this.limit = refusedLevel - 1;
+		this.limitedAt = refusedAt;
+		this.probeAfterMs = probeAfterMs;
 	}
 
 	/** A new node run: its requests may be of another kind than the last run's (a page of records takes longer than a write). */

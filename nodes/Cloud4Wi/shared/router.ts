@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
 import type { RunSettings } from './transport';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, onPause, startRun } from './transport';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, onPause, rememberLimits, startRun } from './transport';
 import { inputError, ItemInput } from './validate';
 
 /** Most requests in flight one node may ask for. */
@@ -170,6 +170,7 @@ export async function route(
 		}
 	} finally {
 		(await listening)();
+		await rememberLimits(this);
 	}
 	if (stop.first) throw stop.first.error;
 	return [outputs.flat()];

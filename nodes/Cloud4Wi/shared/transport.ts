@@ -11,7 +11,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { cloud4WiBaseUrl, LOGIN_TIMEOUT_MS, retryAfterOf } from '../../../credentials/Cloud4WiApi.credentials';
-import type { Outcome } from './limiter';
+import type { Learned, Outcome } from './limiter';
 import { Limiter } from './limiter';
 
 export { apiPath } from './path';
@@ -86,13 +86,32 @@ const runs = new WeakMap<object, Promise<Run>>();
 
 const DEFAULTS: RunSettings = { maxInFlight: DEFAULT_MAX_IN_FLIGHT, timeoutMs: DEFAULT_TIMEOUT_MS };
 
+/** Where a workflow keeps what the limiter learned, per credential: the account's limit outlives this process. */
+const LIMITS_KEY = 'cloud4WiLimits';
+type StoredLimit = Learned & { baseUrl: string };
+
+/** The workflow's stored limits (static data: n8n saves it after every execution but manual ones). */
+function storedLimits(ctx: Cloud4WiContext): Record<string, StoredLimit | undefined> | undefined {
+	try {
+		const stored = ctx.getWorkflowStaticData('global')[LIMITS_KEY];
+		return stored && typeof stored === 'object' ? (stored as Record<string, StoredLimit | undefined>) : undefined;
+	} catch {
+		return undefined; // a context without workflow data
+	}
+}
+
 async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run> {
 	const credentials = await ctx.getCredentials('cloud4WiApi');
 	const baseUrl = cloud4WiBaseUrl(credentials);
 	const credentialId = ctx.getNode().credentials?.cloud4WiApi?.id ?? '';
 	const key = `${credentialId}\n${baseUrl}\n${String(credentials.clientKey ?? '')}`;
 	let account = accounts.get(key);
-	if (!account) accounts.set(key, (account = { limiter: new Limiter() }));
+	if (!account) {
+		accounts.set(key, (account = { limiter: new Limiter() }));
+		// A new process (a queue worker, `n8n execute`, a restart) starts at the limit an earlier one found: no 429 to find it.
+		const stored = credentialId ? storedLimits(ctx)?.[credentialId] : undefined;
+		if (stored?.baseUrl === baseUrl) account.limiter.learn(stored);
+	}
 	account.limiter.startRun();
 	const token = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
 	return { settings, credentials, baseUrl, account, token, fresh: false };
@@ -104,6 +123,19 @@ export function startRun(ctx: Cloud4WiContext, settings: Partial<RunSettings>): 
 	run.catch(() => {}); // a failed read is reported by the request that awaits it
 	runs.set(ctx, run);
 	return run;
+}
+
+/** Keeps what the account's limiter learned in the workflow, for the next process that runs it (written only on change). */
+export async function rememberLimits(ctx: IExecuteFunctions): Promise<void> {
+	const run = await runOf(ctx).catch(() => undefined);
+	const learned = run?.account.limiter.learned();
+	const credentialId = ctx.getNode().credentials?.cloud4WiApi?.id;
+	if (!run || !learned || !credentialId) return;
+	const entry: StoredLimit = { baseUrl: run.baseUrl, ...learned };
+	const stored = storedLimits(ctx)?.[credentialId];
+	if (stored && (Object.keys(entry) as Array<keyof StoredLimit>).every((k) => stored[k] === entry[k])) return;
+	const staticData = ctx.getWorkflowStaticData('global');
+	staticData[LIMITS_KEY] = { ...storedLimits(ctx), [credentialId]: entry };
 }
 
 /** Calls `listener` with the end of every pause a 429 sets on this run's account; returns the way to stop listening. */
