@@ -174,8 +174,11 @@ export class Cloud4WiApi implements ICredentialType {
 
 		const body = (response.body ?? {}) as { token?: unknown; message?: unknown };
 		if (response.statusCode !== 200) {
-			// A fresh error without the request: the secret travels in its body and must not surface.
-			const said = typeof body.message === 'string' ? body.message : 'no reason given';
+			// A fresh error without the request: the secret travels in its body and must not surface, nor where the
+			// service quotes it back.
+			const secret = String(credentials.clientSecret ?? '');
+			const message = typeof body.message === 'string' ? body.message : 'no reason given';
+			const said = secret.length >= 4 ? message.split(secret).join('***') : message;
 			const hint =
 				response.statusCode === 401
 					? 'Check the client key and secret in the Cloud4Wi credential.'

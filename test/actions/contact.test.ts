@@ -790,7 +790,7 @@ describe('contact operations', () => {
 				name: 'NodeApiError',
 				message: 'Too many requests: rate limit exceeded',
 				description:
-					"Cloud4Wi's rate limit was reached and stayed reached after 8 retries. Try again later, or lower Max Concurrent Requests.",
+					"Cloud4Wi kept refusing for its rate limit. A request is tried again 8 times at most, waiting as Cloud4Wi's Retry-After asks, up to 60 s in all. Try again later, or lower Max Concurrent Requests.",
 				httpCode: '429',
 			});
 			expect(apiCalls(ctx.sb)).toHaveLength(9);

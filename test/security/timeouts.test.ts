@@ -6,8 +6,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, RETRIES } from '../../nodes/Cloud4Wi/shared/transport';
 import type { TestContext } from '../harness/cloud4wi';
-import { apiCalls, CREDENTIAL_ID, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
-import { buildWorkflow, lastThrownError, pollOnce, testCredential } from '../harness/engine';
+import { ACTION_TYPE, apiCalls, CREDENTIAL_ID, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { buildWorkflow, lastThrownError, loadOptionsOf, pollOnce, testCredential } from '../harness/engine';
 
 const HANG = 10 * 60_000; // far longer than any limit here: the sandbox's close() cuts it short
 
@@ -269,4 +269,79 @@ describe("the trigger's poll with a request that hangs", () => {
 		const ids = [...first.emitted!, ...(second.emitted ?? [])].map((i) => String((i.json.event as { id: string }).id));
 		expect(ids.sort()).toEqual(burst.map((e) => e.event.id).sort());
 	}, 30_000);
+});
+
+describe('a login shared by many requests', () => {
+	const trigger = () =>
+		buildWorkflow({
+			nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
+			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		});
+	const noToken = () => ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
+
+	test("a poll's login that never answers: the poll ends inside its budget, not after the login's 30 s", async () => {
+		const workflow = trigger();
+		await pollOnce(workflow, ctx.store, 'Trigger');
+		const before = JSON.stringify(workflow.staticData);
+		noToken();
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', delayMs: HANG });
+		const started = Date.now();
+		await expect(pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000)).rejects.toThrow(
+			'Cloud4Wi did not answer before the time for this poll ran out',
+		);
+		expect(Date.now() - started).toBeLessThan(4_000);
+		expect(JSON.stringify(workflow.staticData)).toBe(before);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	}, 20_000);
+
+	test.each(['a poll', 'a dropdown'])(
+		"%s that needs a token while another run's slow request carries the login goes on once the token is known",
+		async (waiter) => {
+			const workflow = trigger();
+			await pollOnce(workflow, ctx.store, 'Trigger');
+			noToken();
+			// A node run logs in (the login takes 1 s) and its read then takes 20 s: it carries the login.
+			ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', delayMs: 1_000 });
+			ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', delayMs: 20_000 });
+			const slow = runAction(ctx, contact('get', timeout(60_000)));
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			const started = Date.now();
+			if (waiter === 'a poll') await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000);
+			else {
+				const options = await loadOptionsOf(ctx.store, node('Cloud4Wi', ACTION_TYPE, {}), 'getLocations');
+				expect((options as unknown[]).length).toBeGreaterThan(0);
+			}
+			expect(Date.now() - started).toBeLessThan(3_000);
+			expect(ctx.sb.logins).toBe(1); // one login for both
+			expect((await slow).error).toBeUndefined();
+		},
+		40_000,
+	);
+});
+
+describe('retries Cloud4Wi asks for have a limit in all', () => {
+	test('a 429 asking to wait an hour fails the request at once with the hint, not after many pauses', async () => {
+		await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // a token stored
+		ctx.sb.clearRequests();
+		ctx.sb.addFault({ method: 'DELETE', path: '^/v1/customers/', status: 429, retryAfter: 3600, times: 10 });
+		const started = Date.now();
+		const result = await runAction(ctx, contact('delete'));
+		expect(Date.now() - started).toBeLessThan(2_000);
+		expect(result.error?.httpCode).toBe('429');
+		expect(result.error?.description).toMatch(/up to 60 s in all/);
+		expect(apiCalls(ctx.sb)).toHaveLength(1);
+	});
+
+	test("a read's retries after 503s wait at most a minute in all: Retry-After 31 s is waited once, not four times", async () => {
+		await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+		ctx.sb.clearRequests();
+		ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', status: 503, retryAfter: 31, times: 10 });
+		const started = Date.now();
+		const result = await runAction(ctx, contact('get', timeout(1000)));
+		const elapsed = Date.now() - started;
+		expect(elapsed).toBeGreaterThanOrEqual(31_000);
+		expect(elapsed).toBeLessThan(31_000 + 3_000);
+		expect(result.error?.httpCode).toBe('503');
+		expect(apiCalls(ctx.sb)).toHaveLength(2);
+	}, 45_000);
 });

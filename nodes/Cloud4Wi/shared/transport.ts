@@ -47,7 +47,11 @@ export const DEFAULT_MAX_IN_FLIGHT = 64;
 /** Largest answer read: a page of 10,000 contacts is about 17 MB of JSON; an answer without end must not fill memory. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const BACKOFF_BASE_MS = 500;
-const MAX_WAIT_MS = 60_000;
+/**
+ * Longest one request waits in all for the retries Cloud4Wi asks for (Retry-After, back-off); a wait that would pass
+ * it is not made, and the request fails. Also the longest pause one 429 sets for the others.
+ */
+export const MAX_RETRY_WAIT_MS = 60_000;
 /** Both mean "token refused": the vendor documents 403 for an expired token, 401 is the usual word for it. */
 const TOKEN_REFUSED = new Set([401, 403]);
 
@@ -61,10 +65,19 @@ export interface RunSettings {
 	dropped?: (itemIndex: number) => boolean;
 }
 
-/** One Cloud4Wi account in this process: its limiter, and the login under way if any. */
+/** A token a renewal gave, and whether it came from a login (then, until it works, a refusal is about rights). */
+interface Renewed {
+	token: string;
+	fromLogin: boolean;
+}
+
+/** One Cloud4Wi account in this process: its limiter, the login under way if any, and the newest token it gave. */
 interface Account {
 	limiter: Limiter;
-	renewing?: Promise<string>;
+	renewing?: Promise<Renewed>;
+	token?: string;
+	/** `token` came from a login and no request has worked with it yet. */
+	fresh?: boolean;
 }
 
 /** One node run (an execution of the node, a poll, a dropdown load): the credential is read once for all its requests. */
@@ -74,7 +87,7 @@ interface Run {
 	baseUrl: string;
 	account: Account;
 	token: string;
-	/** The token came from a login in this run and has not worked yet: a refusal of it is about permissions. */
+	/** The token came from a login and has not worked yet: a refusal of it is about permissions. */
 	fresh: boolean;
 	/** A token this run revoked: never taken back from the stored credential. */
 	revoked?: string;
@@ -157,6 +170,7 @@ export async function credentialsOf(ctx: Cloud4WiContext): Promise<ICredentialDa
 export async function forgetToken(ctx: Cloud4WiContext): Promise<void> {
 	const run = await runOf(ctx);
 	run.revoked = run.token;
+	if (run.account.token === run.token) run.account.token = undefined;
 	run.token = '';
 }
 
@@ -166,8 +180,9 @@ function dropEmpty(query: IDataObject | undefined): IDataObject | undefined {
 	return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
+/** The wait Cloud4Wi asks for, else a back-off that doubles per attempt. */
 function retryAfterMs(value: string | undefined, attempt: number): number {
-	return Math.min(retryAfterOf(value) ?? BACKOFF_BASE_MS * 2 ** attempt, MAX_WAIT_MS);
+	return retryAfterOf(value) ?? BACKOFF_BASE_MS * 2 ** attempt;
 }
 
 const HINTS: Record<number, (req: ApiRequest) => string> = {
@@ -181,7 +196,7 @@ const HINTS: Record<number, (req: ApiRequest) => string> = {
 	409: () => 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
 	410: () => 'Cloud4Wi has revoked or removed this endpoint.',
 	429: () =>
-		`Cloud4Wi's rate limit was reached and stayed reached after ${RATE_LIMIT_RETRIES} retries. Try again later, or lower Max Concurrent Requests.`,
+		`Cloud4Wi kept refusing for its rate limit. A request is tried again ${RATE_LIMIT_RETRIES} times at most, waiting as Cloud4Wi's Retry-After asks, up to ${MAX_RETRY_WAIT_MS / 1000} s in all. Try again later, or lower Max Concurrent Requests.`,
 };
 
 function apiError(
@@ -202,11 +217,20 @@ function apiError(
 	);
 }
 
-/** The one place a failed answer becomes an n8n error: the service's message, its status, a hint. */
-export function serviceError(ctx: Cloud4WiContext, status: number, body: unknown, req: ApiRequest): NodeApiError {
+/** `text` with the run's client secret and tokens masked: a service may quote what it was sent in its message. */
+function withoutSecrets(text: string, run: Run): string {
+	const secrets = [run.credentials.clientSecret, run.token, run.revoked, run.account.token];
+	return secrets.reduce<string>(
+		(masked, secret) => (typeof secret === 'string' && secret.length >= 4 ? masked.split(secret).join('***') : masked),
+		text,
+	);
+}
+
+/** The one place a failed answer becomes an n8n error: the service's message (secrets masked), its status, a hint. */
+function serviceError(ctx: Cloud4WiContext, status: number, body: unknown, req: ApiRequest, run: Run): NodeApiError {
 	const said =
 		body && typeof body === 'object' && typeof (body as IDataObject).message === 'string'
-			? ((body as IDataObject).message as string)
+			? withoutSecrets((body as IDataObject).message as string, run)
 			: `Cloud4Wi answered HTTP ${status}`;
 	const hint = HINTS[status]?.(req) ?? (status >= 500 ? 'Cloud4Wi had an internal error. Try again later.' : undefined);
 	return apiError(ctx, said, req, { description: hint, httpCode: String(status) });
@@ -218,7 +242,7 @@ function redirectError(ctx: Cloud4WiContext, status: number, location: unknown, 
 	if (typeof location === 'string' && location) {
 		try {
 			const url = new URL(location, `${run.baseUrl}/`);
-			target = `${url.origin}${url.pathname}`;
+			target = withoutSecrets(`${url.origin}${url.pathname}`, run);
 		} catch {
 			target = 'an address that is not a URL';
 		}
@@ -377,34 +401,79 @@ function textOf(body: unknown): string {
 	return JSON.stringify(body); // an n8n that parsed it anyway
 }
 
+/** What a wait for other work gives when its time ran out first. */
+const OUT_OF_TIME = Symbol('out of time');
+
+/** `work`, or OUT_OF_TIME once `signal` aborts first (the work goes on unwatched). */
+function within<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof OUT_OF_TIME> {
+	work.catch(() => {}); // a failure after the wait ended is nobody's
+	if (signal.aborted) return Promise.resolve(OUT_OF_TIME);
+	return new Promise((resolve, reject) => {
+		const stop = () => resolve(OUT_OF_TIME);
+		signal.addEventListener('abort', stop, { once: true });
+		work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+	});
+}
+
+/** A login and its request get the request's Timeout plus a login's time, within a poll's deadline. */
+function loginLimitOf(ctx: Cloud4WiContext, run: Run, timeoutMs: number) {
+	const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
+	return { ...limitOf(ctx, Math.max(1, Math.min(timeoutMs + LOGIN_TIMEOUT_MS, left))), ranOut: left < timeoutMs + LOGIN_TIMEOUT_MS };
+}
+
+/** No token in time: the run's deadline passed (a timeout a poll hands over at), or the login itself took too long. */
+function loginOutOfTime(ctx: Cloud4WiContext, req: ApiRequest, run: Run, ranOut: boolean): NodeApiError {
+	if (ranOut) return timeoutError(ctx, req, run, 1, true);
+	const message = `Cloud4Wi login failed: no token within ${Math.round(LOGIN_TIMEOUT_MS / 1000)} s`;
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex: req.itemIndex });
+}
+
 /**
  * Sends `req` through n8n with the token emptied: n8n then logs in, stores the new token in the credential, and sends.
- * The request's time limit runs from the start of the login, so it gets a login's time on top (within a poll's
- * deadline); a login tried again after a 429 can use it up, and the request then fails as timed out.
+ * `onToken` hears of the token as soon as n8n sets it, before this request's answer: requests waiting for the login go
+ * on then. Login and request share one time limit (see loginLimitOf); past it, nothing more is awaited.
  */
-async function sendLoggingIn(ctx: Cloud4WiContext, run: Run, req: ApiRequest, timeoutMs: number) {
-	const data: ICredentialDataDecryptedObject = { ...run.credentials, sessionToken: '' };
+async function sendLoggingIn(
+	ctx: Cloud4WiContext,
+	run: Run,
+	req: ApiRequest,
+	timeoutMs: number,
+	onToken: (token: string) => void,
+) {
+	let token = '';
+	const data: ICredentialDataDecryptedObject = { ...run.credentials };
+	Object.defineProperty(data, 'sessionToken', {
+		enumerable: true,
+		get: () => token,
+		set: (value: unknown) => {
+			token = typeof value === 'string' ? value : '';
+			if (token) onToken(token);
+		},
+	});
 	const details = ctx.getNode().credentials?.cloud4WiApi;
-	const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
-	const { timer, cancel, signal } = limitOf(ctx, Math.max(1, Math.min(timeoutMs + LOGIN_TIMEOUT_MS, left)));
+	const { timer, cancel, signal, ranOut } = loginLimitOf(ctx, run, timeoutMs);
 	const options = requestOptions(run, req, timeoutMs, signal);
 	// n8n replaces the signal with the execution's cancel signal, which ours includes: without ours, no time limit.
 	Object.defineProperty(options, 'abortSignal', { get: () => signal, set: () => {}, enumerable: true });
+	const sent = ctx.helpers.httpRequestWithAuthentication.call(ctx, 'cloud4WiApi', options, {
+		credentialsDecrypted: { id: details?.id ?? '', name: details?.name ?? '', type: 'cloud4WiApi', data },
+	}) as Promise<{ statusCode: number; headers: Record<string, unknown>; body: unknown }>;
 	let answer: Answer;
+	let failure: unknown;
 	try {
-		const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'cloud4WiApi', options, {
-			credentialsDecrypted: { id: details?.id ?? '', name: details?.name ?? '', type: 'cloud4WiApi', data },
-		})) as { statusCode: number; headers: Record<string, unknown>; body: unknown };
-		answer = await answerOf(response);
+		const response = await within(sent, signal);
+		answer = response === OUT_OF_TIME ? noAnswer(undefined, true) : await answerOf(response);
 	} catch (error) {
-		if (cancel?.aborted) throw cancelledError(ctx, req);
-		if (!data.sessionToken) {
-			const message = loginFailureOf(error);
-			throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex: req.itemIndex });
-		}
+		failure = error;
 		answer = noAnswer(error, timer.aborted); // logged in, then the request itself failed
 	}
-	return { answer, token: String(data.sessionToken) };
+	if (cancel?.aborted) throw cancelledError(ctx, req);
+	if (!token && (failure === undefined || timer.aborted)) throw loginOutOfTime(ctx, req, run, ranOut);
+	if (!token) {
+		const message = loginFailureOf(failure);
+		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex: req.itemIndex });
+	}
+	return { answer, token };
 }
 
 /** The login's own words (the credential raises them without the request); never the thrown object, which holds the secret. */
@@ -416,34 +485,58 @@ function loginFailureOf(error: unknown): string {
 
 /**
  * A token for `run` after `refused` was refused (or none was stored): one login for every request waiting, in this
- * run and in other runs of this process; a token another execution or worker stored meanwhile is taken instead.
+ * run and in other runs of this process; a token another execution or worker stored meanwhile is taken instead. The
+ * request that leads the login carries it (and gets its answer); the others go on as soon as the token is known, each
+ * waiting no longer than its own limit.
  */
-async function renew(ctx: Cloud4WiContext, run: Run, req: ApiRequest, refused: string, timeoutMs: number) {
-	if (run.token && run.token !== refused) return { answer: undefined, token: run.token };
+async function renew(
+	ctx: Cloud4WiContext,
+	run: Run,
+	req: ApiRequest,
+	refused: string,
+	timeoutMs: number,
+): Promise<Renewed & { answer?: Answer }> {
 	const account = run.account;
-	if (account.renewing) return { answer: undefined, token: await account.renewing };
-	let answer: Answer | undefined;
-	const renewing = (async () => {
+	const newest = account.token;
+	if (newest && newest !== refused && newest !== run.revoked) return { token: newest, fromLogin: !!account.fresh };
+	if (account.renewing) {
+		const { cancel, signal, ranOut } = loginLimitOf(ctx, run, timeoutMs);
+		const renewed = await within(account.renewing, signal);
+		if (cancel?.aborted) throw cancelledError(ctx, req);
+		if (renewed === OUT_OF_TIME) throw loginOutOfTime(ctx, req, run, ranOut);
+		return { token: renewed.token, fromLogin: account.token === renewed.token ? !!account.fresh : renewed.fromLogin };
+	}
+	let tokenKnown: (token: string) => void = () => {};
+	const loggedIn = new Promise<Renewed>((resolve) => (tokenKnown = (token) => resolve({ token, fromLogin: true })));
+	const leading = (async (): Promise<Renewed & { answer?: Answer }> => {
 		const stored = await ctx.getCredentials('cloud4WiApi');
 		const storedToken = typeof stored.sessionToken === 'string' ? stored.sessionToken : '';
-		if (storedToken && storedToken !== refused && storedToken !== run.revoked) return storedToken;
-		const loggedIn = await sendLoggingIn(ctx, { ...run, credentials: stored }, req, timeoutMs);
-		answer = loggedIn.answer;
-		return loggedIn.token;
+		if (storedToken && storedToken !== refused && storedToken !== run.revoked) {
+			return { token: storedToken, fromLogin: false };
+		}
+		const { answer, token } = await sendLoggingIn(ctx, { ...run, credentials: stored }, req, timeoutMs, tokenKnown);
+		return { answer, token, fromLogin: true };
 	})();
-	account.renewing = renewing;
-	try {
-		const token = await renewing; // first: `answer` is set only once the login's request is back
-		return { answer, token };
-	} finally {
-		if (account.renewing === renewing) account.renewing = undefined;
-	}
+	// The others share the login's outcome: its token as soon as n8n has it, or its failure.
+	const shared = Promise.race([loggedIn, leading]);
+	account.renewing = shared;
+	void shared.then(
+		({ token, fromLogin }) => {
+			account.token = token;
+			account.fresh = fromLogin;
+			if (account.renewing === shared) account.renewing = undefined;
+		},
+		() => {
+			if (account.renewing === shared) account.renewing = undefined;
+		},
+	);
+	return await leading;
 }
 
 function timeoutError(ctx: Cloud4WiContext, req: ApiRequest, run: Run, tries: number, ranOut: boolean): NodeApiError {
 	const seconds = Math.round(run.settings.timeoutMs / 100) / 10;
 	const message = ranOut
-		? 'Cloud4Wi did not answer before the time for this poll ran out'
+		? `Cloud4Wi did not answer before the time for this ${'__emit' in ctx ? 'poll' : 'list'} ran out`
 		: `Cloud4Wi did not answer within ${seconds} s`;
 	const description =
 		req.method === 'GET'
@@ -502,7 +595,7 @@ async function renewed(ctx: Cloud4WiContext, run: Run, req: ApiRequest, refused:
 		const result = await renew(ctx, run, req, refused, timeoutMs);
 		if (result.token !== run.token) {
 			run.token = result.token;
-			run.fresh = result.answer !== undefined; // from a login in this run, not yet shown to work
+			run.fresh = result.fromLogin; // from a login, not yet shown to work
 		}
 		return result.answer;
 	} catch (error) {
@@ -526,6 +619,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 	let renewals = 0;
 	let rateLimited = 0;
 	let failures = 0;
+	let waitedMs = 0; // for the retries Cloud4Wi asked for
 	let refused: string | undefined; // the token this request saw refused
 	for (;;) {
 		if (run.loginFailure) throw apiError(this, run.loginFailure, req, {});
@@ -540,6 +634,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 		const timeoutMs = Math.max(1, Math.min(run.settings.timeoutMs, left));
 		let outcome: Outcome = 'failed';
 		let pauseMs = 0;
+		let limitedFor = 0;
 		let stale = false;
 		let answer: Answer;
 		let used: string;
@@ -558,16 +653,22 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			if (answer.status === 429) {
 				outcome = 'limited';
 				pauseMs = retryAfterMs(String(answer.headers['retry-after'] ?? ''), rateLimited);
+				// Every request pauses, but not for longer than one would wait for its own retries.
+				limitedFor = Math.min(pauseMs, MAX_RETRY_WAIT_MS);
 			} else if (!('failure' in answer) && answer.status < 500) {
 				outcome = 'answered';
 			}
 		} finally {
-			run.account.limiter.release(slot, outcome, pauseMs, !stale);
+			run.account.limiter.release(slot, outcome, limitedFor, !stale);
 		}
 
-		// Waits before a read's next try, unless that would pass the run's deadline (a poll's budget).
+		// Waits before a read's next try, unless that would pass the run's deadline (a poll's budget); false when the
+		// request has waited its share of retries already.
 		const backOff = async (retryAfter: string | undefined) => {
-			const wait = retryAfterMs(retryAfter, failures++);
+			const wait = retryAfterMs(retryAfter, failures);
+			if (waitedMs + wait > MAX_RETRY_WAIT_MS) return false;
+			failures++;
+			waitedMs += wait;
 			if (Date.now() + wait >= (run.settings.deadline ?? Number.POSITIVE_INFINITY)) {
 				throw timeoutError(this, req, run, failures, true);
 			}
@@ -575,13 +676,11 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			await sleep(wait, cancel).catch(() => {
 				throw cancelledError(this, req);
 			});
+			return true;
 		};
 		if ('failure' in answer) {
 			if (answer.failure === 'tooLarge') throw tooLargeError(this, req);
-			if (isRead && failures < RETRIES) {
-				await backOff(undefined);
-				continue;
-			}
+			if (isRead && failures < RETRIES && (await backOff(undefined))) continue;
 			if (answer.failure === 'timeout') throw timeoutError(this, req, run, failures + 1, false);
 			throw noAnswerError(this, req, answer.reason, failures + 1);
 		}
@@ -593,16 +692,19 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 				refused = used;
 				continue;
 			}
-			throw serviceError(this, status, refusalBody(status, text), req);
+			throw serviceError(this, status, refusalBody(status, text), req, run);
 		}
-		if (status === 429 && rateLimited++ < RATE_LIMIT_RETRIES) continue; // the limiter holds every request for the pause
-		if (status >= 500 && isRead && failures < RETRIES) {
-			await backOff(String(answer.headers['retry-after'] ?? ''));
-			continue;
+		if (status === 429 && rateLimited < RATE_LIMIT_RETRIES && waitedMs + pauseMs <= MAX_RETRY_WAIT_MS) {
+			rateLimited++;
+			waitedMs += pauseMs;
+			continue; // the limiter holds every request for the pause
 		}
+		const retryAfter = String(answer.headers['retry-after'] ?? '');
+		if (status >= 500 && isRead && failures < RETRIES && (await backOff(retryAfter))) continue;
 		if (status >= 300 && status < 400) throw redirectError(this, status, answer.headers.location, req, run);
-		if (status >= 300) throw serviceError(this, status, refusalBody(status, text), req);
+		if (status >= 300) throw serviceError(this, status, refusalBody(status, text), req, run);
 		if (used === run.token) run.fresh = false; // this token works
+		if (used === run.account.token) run.account.fresh = false;
 		if (text.trim() === '') return { status, body: {} };
 		const body = jsonObject(text);
 		if (!body) {
