@@ -479,3 +479,239 @@ describe('Cloud4Wi Trigger: event ids that name members of every JavaScript obje
 		expect(await poll(ctx, workflow)).toEqual([]);
 	});
 });
+
+describe('Cloud4Wi Trigger: event times past the service clock', () => {
+	let ctx: TestContext;
+	afterEach(async () => await ctx.sb.close());
+
+	const DAY = 24 * 60 * MINUTE;
+	const LATE = 10 * MINUTE; // the trigger's look-back window
+	const HANG = 10 * MINUTE; // far longer than any budget here: the sandbox's close() cuts it short
+
+	/** The event-list requests since the last clearRequests(): their dateStart and when they arrived, in sandbox ms. */
+	const eventRequests = () =>
+		ctx.sb.requests
+			.filter((r) => r.path.endsWith('/events'))
+			.map((r) => ({ dateStart: Date.parse(r.query.dateStart), at: r.at }));
+	const stateOf = (workflow: Workflow) =>
+		(workflow.staticData['node:Trigger'] as IDataObject).state as { since: number; seen: Record<string, number> };
+
+	test('an event dated a day ahead is emitted once and the window stays at the service clock: the signups after it all arrive', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		await poll(ctx, workflow);
+		ctx.sb.clock.advance(1000);
+		const [odd] = ctx.sb.injectEvents([{ type: 'signup' }]);
+		odd.when.createdAt = new Date(ctx.sb.clock.now() + DAY).toISOString(); // listed now, dated tomorrow
+		expect(await poll(ctx, workflow)).toEqual([odd.event.id]);
+		const later: Injected[] = [];
+		for (let i = 0; i < 3; i++) {
+			ctx.sb.clock.advance(MINUTE);
+			later.push(...inject(ctx, [{ type: 'signup' }]));
+		}
+		ctx.sb.clock.advance(MINUTE);
+		ctx.sb.clearRequests();
+		expect(sorted(await poll(ctx, workflow))).toEqual(sorted(ids(later)));
+		expect(await poll(ctx, workflow)).toEqual([]);
+		const asked = eventRequests();
+		expect(asked).toHaveLength(2);
+		// Both polls still ask from before the ordinary signups, not from a day ahead.
+		const firstSignup = Date.parse(String(ctx.sb.data.events.find((e) => e.event.id === later[0].id)!.when.createdAt));
+		for (const { dateStart, at } of asked) {
+			expect(dateStart).toBeLessThanOrEqual(firstSignup);
+			expect(dateStart).toBeLessThanOrEqual(at);
+		}
+		// The odd id stays remembered until the window passes its date.
+		expect(stateOf(workflow).seen).toHaveProperty(odd.event.id);
+	});
+
+	test('a future-dated event among ordinary ones over 40 polls: each matching event once, the window never ahead of the service', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'] }));
+		await poll(ctx, workflow);
+		const activation = stateOf(workflow).since;
+		ctx.sb.clock.advance(1000);
+		const injected = inject(ctx, [{ type: 'signup' }, { type: 'visit' }]);
+		const [odd] = ctx.sb.injectEvents([{ type: 'visit' }]);
+		const oddAt = ctx.sb.clock.now() + 20 * MINUTE;
+		odd.when.createdAt = new Date(oddAt).toISOString();
+		injected.push({ id: odd.event.id, type: 'visit' });
+		ctx.sb.clearRequests();
+		const emitted: string[] = [];
+		for (let minute = 0; minute < 40; minute++) {
+			if (minute % 3 === 0) injected.push(...inject(ctx, [{ type: 'signup' }, { type: 'login' }, { type: 'visit' }]));
+			emitted.push(...(await poll(ctx, workflow)));
+			const { since, seen } = stateOf(workflow);
+			if (since <= oddAt) expect(seen).toHaveProperty(odd.event.id);
+			ctx.sb.clock.advance(MINUTE);
+		}
+		expect(sorted(emitted)).toEqual(sorted(ids(injected, ['signup', 'visit'])));
+		expect(new Set(emitted).size).toBe(emitted.length);
+		// Each poll asks from the service's time of the poll before, less the look-back (or from activation): never later.
+		for (const { dateStart, at } of eventRequests()) {
+			expect(dateStart).toBeLessThanOrEqual(Math.max(activation, at - LATE - MINUTE + 1000));
+		}
+		// Past its date the window moved on and the id was let go.
+		expect(stateOf(workflow).since).toBeGreaterThan(oddAt);
+		expect(stateOf(workflow).seen).not.toHaveProperty(odd.event.id);
+	});
+
+	test('without a readable `generated`, event times past n8n’s own clock do not move the window either', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		await poll(ctx, workflow);
+		ctx.sb.clock.advance(1000);
+		const [odd] = ctx.sb.injectEvents([{ type: 'signup' }]);
+		odd.when.createdAt = new Date(ctx.sb.clock.now() + DAY).toISOString();
+		for (const generated of [undefined, 'soon']) {
+			ctx.sb.addFault({
+				method: 'GET',
+				path: '/events$',
+				status: 200,
+				body: { status: 'ok', generated, count: 1, events: [odd] },
+			});
+			// Once emitted, then remembered.
+			expect(await poll(ctx, workflow)).toEqual(generated ? [] : [odd.event.id]);
+		}
+		const later: Injected[] = [];
+		for (let i = 0; i < 3; i++) {
+			ctx.sb.clock.advance(MINUTE);
+			later.push(...inject(ctx, [{ type: 'signup' }]));
+		}
+		ctx.sb.clearRequests();
+		expect(sorted(await poll(ctx, workflow))).toEqual(sorted(ids(later)));
+		expect(await poll(ctx, workflow)).toEqual([]);
+		for (const { dateStart } of eventRequests()) expect(dateStart).toBeLessThanOrEqual(Date.now());
+	});
+
+	test('a read cut short after a page with a future-dated and a timeless event resumes from the last time it could trust', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		await poll(ctx, workflow);
+		ctx.sb.clock.advance(60 * MINUTE);
+		const now = ctx.sb.clock.now();
+		const burst = ctx.sb.injectEvents(
+			Array.from({ length: 12_000 }, (_, i) => ({ type: 'signup' as const, createdAt: now - 40 * MINUTE + i * 10 })),
+		);
+		const odd = { ...structuredClone(burst[0]), event: { ...burst[0].event, id: 'ahead1l' } };
+		odd.when.createdAt = new Date(now + DAY).toISOString();
+		const timeless = { type: 'signup', id: 'timeless1l', signup: { source: 'api' } };
+		// A full first page (its last record dated a day ahead, a timeless one inside); the next page never comes in time.
+		const firstPage = [...burst.slice(0, 5_000), timeless, ...burst.slice(5_000, 9_998), odd];
+		ctx.sb.addFault({
+			method: 'GET',
+			path: '/events$',
+			status: 200,
+			body: { status: 'ok', generated: new Date(now).toISOString(), count: 12_002, scrollId: 's-1', events: firstPage },
+		});
+		ctx.sb.addFault({ method: 'GET', path: '/events$', delayMs: HANG, times: 10 });
+		const first = await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 3_000);
+		expect((first.emitted ?? []).map((i) => String(((i.json.event ?? i.json) as IDataObject).id))).toEqual([
+			...burst.slice(0, 9_998).map((e) => e.event.id),
+			'timeless1l',
+			'ahead1l',
+		]);
+		ctx.sb.clearFaults();
+		ctx.sb.clearRequests();
+		// The next poll goes on from the last event read that the clock vouches for (less the look-back): the rest arrives.
+		expect(await poll(ctx, workflow)).toEqual(burst.slice(9_998).map((e) => e.event.id));
+		expect(eventRequests()[0].dateStart).toBe(Date.parse(burst[9_997].when.createdAt) - LATE);
+		expect(await poll(ctx, workflow)).toEqual([]);
+	}, 30_000);
+});
+
+describe('Cloud4Wi Trigger: events in the schema form (no `when`, no `where`)', () => {
+	let ctx: TestContext;
+	afterEach(async () => await ctx.sb.close());
+
+	/** Answers every events request `times` times with these events, as Cloud4Wi would in the spec's schema form. */
+	function answer(events: object[], times: number, at = ctx.sb.clock.now()) {
+		ctx.sb.addFault({
+			method: 'GET',
+			path: '/events$',
+			status: 200,
+			times,
+			body: { status: 'ok', generated: new Date(at).toISOString(), count: events.length, events },
+		});
+	}
+
+	test('signups, e-mails and visits are each emitted once over several polls, only the chosen kinds', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup', 'visit'] }));
+		await poll(ctx, workflow);
+		ctx.sb.clock.advance(1000);
+		const now = ctx.sb.clock.now();
+		const email = {
+			campaignId: 'c1',
+			communicationId: 'm1',
+			channel: 'email',
+			campaignName: 'Welcome',
+			email: 'a@b.it',
+		};
+		const listed = [
+			{ type: 'signup', id: 's1l', signup: { source: 'api' } },
+			{ type: 'send_email', id: 'm1l', email },
+			// A two-hour visit, listed when the guest left: its start is long before the window.
+			{
+				type: 'visit',
+				id: 'v1l',
+				visit: {
+					startAt: new Date(now - 2 * 60 * MINUTE).toISOString(),
+					startAtLocal: '',
+					timezone: 'UTC',
+					duration: 7200,
+				},
+			},
+			{ type: 'signup', id: 's2l', signup: { source: 'kiosk' } },
+		];
+		answer(listed, 3);
+		ctx.sb.clearRequests();
+		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger');
+		// As sent; all first seen now, so ordered by id.
+		expect(emitted?.map((i) => i.json)).toEqual([listed[0], listed[3], listed[2]]);
+		for (let i = 0; i < 2; i++) {
+			ctx.sb.clock.advance(MINUTE);
+			expect(await poll(ctx, workflow)).toEqual([]); // listed again: not emitted again
+		}
+		expect(await poll(ctx, workflow)).toEqual([]); // the sandbox's own answer from here on
+		const asked = ctx.sb.requests.filter((r) => r.path.endsWith('/events'));
+		expect(asked).toHaveLength(4);
+		for (const r of asked) {
+			expect(r.query.events).toBe('signup,visit');
+			expect(Date.parse(r.query.dateStart)).toBeLessThanOrEqual(now); // the window did not move past what was listed
+		}
+	});
+
+	test('both shapes in one answer: each event once, then the live ones listed again are not repeated', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(triggerWorkflow({ events: [] }));
+		await poll(ctx, workflow);
+		ctx.sb.clock.advance(1000);
+		const [a, b] = ctx.sb.injectEvents([{ type: 'login' }, { type: 'visit' }]);
+		const schemaSignup = { type: 'signup', id: 'sch1l', signup: { source: 'api' } };
+		const schemaPromo = { type: 'promo', id: 'sch2l', promo: { type: 'cta' } };
+		ctx.sb.clock.advance(1000);
+		answer([a, schemaSignup, b, schemaPromo], 2);
+		expect(await poll(ctx, workflow)).toEqual([a.event.id, b.event.id, 'sch1l', 'sch2l']);
+		expect(await poll(ctx, workflow)).toEqual([]);
+		// The sandbox lists a and b again, in their live form, with a new one.
+		const c = inject(ctx, [{ type: 'signup' }]);
+		expect(await poll(ctx, workflow)).toEqual(ids(c));
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+
+	test('with locations chosen, schema-form events (no location) are left out and live ones at those locations go out', async () => {
+		ctx = await startCloud4Wi();
+		const [here, there] = ctx.sb.data.locations;
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'], options: { locationIds: [here.id] } }));
+		await poll(ctx, workflow);
+		ctx.sb.clock.advance(1000);
+		const [atHere, atThere] = ctx.sb.injectEvents([
+			{ type: 'signup', locationId: here.id },
+			{ type: 'signup', locationId: there.id },
+		]);
+		answer([atHere, atThere, { type: 'signup', id: 'sch1l', signup: { source: 'api' } }], 1);
+		expect(await poll(ctx, workflow)).toEqual([atHere.event.id]);
+		expect(await poll(ctx, workflow)).toEqual([]);
+	});
+});

@@ -31,7 +31,7 @@ const REQUEST_SHARE = 0.9;
 interface PollState {
 	/** Lower bound (ms) of the next query: everything older was already read, or predates activation. */
 	since: number;
-	/** Emitted event ids still inside the look-back window, with their `createdAt` (ms). Read as own keys only (see `seenIn`). */
+	/** Emitted event ids still inside the look-back window, with their `createdAt` (ms), or when first listed if they have none. Read as own keys only (see `seenIn`). */
 	seen: Record<string, number>;
 }
 
@@ -42,10 +42,18 @@ function seenIn(state: PollState): Map<string, number> {
 	);
 }
 
+/** When the event says it was created (ms): `when.createdAt` of the live shape; NaN for the spec's schema form, which has no `when`. */
 function createdAtOf(record: IDataObject): number {
 	const when = (record.when ?? {}) as IDataObject;
+	return Date.parse(String(when.createdAt ?? ''));
+}
+
+/** A time the event was created no earlier than (ms): its creation time, else a visit's start (a visit is recorded when the guest leaves). */
+function createdNotBefore(record: IDataObject): number {
+	const at = createdAtOf(record);
+	if (!Number.isNaN(at)) return at;
 	const visit = (((record.event ?? record) as IDataObject).visit ?? {}) as IDataObject;
-	return Date.parse(String(when.createdAt ?? visit.startAt ?? ''));
+	return Date.parse(String(visit.startAt ?? ''));
 }
 
 export class Cloud4WiTrigger implements INodeType {
@@ -143,6 +151,7 @@ export class Cloud4WiTrigger implements INodeType {
 		}
 		const locations = new Set(locationIds);
 		const filter = kindFilter(kinds);
+		// An event in the schema form has no `where`: with locations chosen it is left out, as nothing says it happened at one of them.
 		const wanted = (e: IDataObject) =>
 			filter.keep(e) &&
 			(locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
@@ -204,7 +213,8 @@ export class Cloud4WiTrigger implements INodeType {
 		const readUntil = startedAt + budget * BUDGET_SHARE;
 		const seen = seenIn(state);
 		const fresh = new Map<string, { event: IDataObject; at: number }>();
-		let lastRead = state.since;
+		/** Latest creation time read that a clock vouches for: everything not read yet was created no earlier (the list is in creation order). */
+		let readUpTo = state.since;
 		let serverNow = Number.NaN;
 		let complete = true;
 		let pagesRead = 0;
@@ -230,15 +240,21 @@ export class Cloud4WiTrigger implements INodeType {
 			for await (const { records, body } of pages) {
 				pagesRead++;
 				if (Number.isNaN(serverNow)) serverNow = Date.parse(String(body.generated ?? ''));
+				// Event times past the service's clock (`generated`; without it, n8n's) are wrong and say nothing about how far the read got.
+				const clock = Number.isNaN(serverNow) ? Date.now() : serverNow;
 				for (const event of records) {
 					const id = eventId(event);
+					if (!id) continue;
 					const at = createdAtOf(event);
-					if (!id || Number.isNaN(at) || at < state.since) continue;
-					lastRead = Math.max(lastRead, at);
-					if (!seen.has(id) && wanted(event)) fresh.set(id, { event, at });
+					if (at < state.since) continue; // NaN (no time) is never below: the service listed it in the window
+					const notBefore = createdNotBefore(event);
+					if (notBefore <= clock) readUpTo = Math.max(readUpTo, notBefore);
+					// Without a time, an event counts from when it was first listed (it was created by then), never before the window.
+					if (!seen.has(id) && wanted(event))
+						fresh.set(id, { event, at: Number.isNaN(at) ? Math.max(clock, state.since) : at });
 				}
 				if (Date.now() > readUntil) {
-					// Out of time: hand over what was read; the next poll resumes from the last event read.
+					// Out of time: hand over what was read; the next poll resumes from the last time read (`readUpTo`).
 					complete = false;
 					break;
 				}
@@ -261,15 +277,17 @@ export class Cloud4WiTrigger implements INodeType {
 				)
 			: [];
 
-		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it.
-		const horizon = complete && !Number.isNaN(serverNow) ? Math.max(serverNow, lastRead) : lastRead;
+		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it. The window never
+		// passes T, nor, after a read cut short, the last time read: ids dated later (a wrong clock, or first seen now) stay remembered
+		// until the window passes their time, since the service lists them on every poll until then.
+		const horizon = complete && !Number.isNaN(serverNow) ? serverNow : readUpTo;
 		const since = Math.max(state.since, horizon - LATE_MS);
 		let remembered = [...[...seen].filter(([, at]) => at >= since), ...emitted.map(([id, f]) => [id, f.at] as const)];
 		let floor = since;
 		if (remembered.length > MAX_SEEN) {
-			// Over the cap the oldest ids go, and the window starts at the oldest id kept, so none is emitted twice.
+			// Over the cap the oldest ids go, and the window starts at the oldest id kept (no later than the horizon), so none is emitted twice.
 			remembered.sort((a, b) => b[1] - a[1]);
-			floor = remembered[MAX_SEEN - 1][1];
+			floor = Math.max(since, Math.min(remembered[MAX_SEEN - 1][1], horizon));
 			remembered = remembered.filter(([, at]) => at >= floor);
 		}
 		// Written only now, after every request succeeded: a failed poll leaves the state as it was. Ids stay own keys (fromEntries defines them).
