@@ -1,4 +1,7 @@
 /** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
 import { kindFilter } from '../../nodes/Cloud4Wi/shared/events';
 import { recordsOf } from '../../nodes/Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../../nodes/Cloud4Wi/shared/simplify';
@@ -10,6 +13,7 @@ import {
 	isDateOnly,
 	isE164,
 	isTimezone,
+	ItemInput,
 	toIsoInstant,
 } from '../../nodes/Cloud4Wi/shared/validate';
 
@@ -287,5 +291,49 @@ describe('Simplify', () => {
 			createdAt: '2025-03-01T10:00:00.000Z',
 			visitDuration: 3600,
 		});
+	});
+});
+
+describe('ItemInput readers', () => {
+	const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as unknown as IExecuteFunctions, 0);
+
+	test.each([
+		[true, true],
+		['true', true],
+		[' TRUE ', true],
+		['1', true],
+		[' 1 ', true],
+		[1, true],
+		[false, false],
+		['False', false],
+		['\tfalse\n', false],
+		['0', false],
+		[0, false],
+	])('on/off %j is %s', (value, meaning) => {
+		expect(input.onOff(value, 'Field')).toBe(meaning);
+	});
+
+	test.each([
+		'no',
+		'yes',
+		'on',
+		'off',
+		'',
+		' ',
+		'maybe',
+		'true false',
+		'2',
+		2,
+		-1,
+		0.5,
+		NaN,
+		null,
+		undefined,
+		{},
+		[],
+		[true],
+	])('on/off %j is refused, naming the field', (value) => {
+		expect(() => input.onOff(value, 'Filters > Deleted')).toThrow(NodeOperationError);
+		expect(() => input.onOff(value, 'Filters > Deleted')).toThrow(/^Filters > Deleted: must be true or false, got /);
 	});
 });

@@ -96,6 +96,13 @@ export function toIsoInstant(value: unknown, timeZone: string): string | undefin
 	return new Date(wall - zoneOffsetMs(guess, timeZone)).toISOString();
 }
 
+/** A value as a message shows it: quoted, or a list or an object by its kind (String() would say "a,b" or "[object Object]"). */
+function shown(value: unknown): string {
+	if (value === undefined || value === null) return String(value);
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `"${String(value)}"`;
+}
+
 /**
  * Entries of a list field that becomes one comma-separated value. A text (what an expression gives) is split at its
  * commas; a list's entries are taken whole, so one holding a comma, which would be read as two, is refused.
@@ -135,8 +142,16 @@ export class ItemInput {
 		return value === undefined || value === null ? '' : String(value).trim();
 	}
 
-	boolean(name: string, fallback = false): boolean {
-		return Boolean(this.raw(name, fallback));
+	/** An on/off value. Mapped data gives text, and Boolean("false") is true, so only clear answers are taken. */
+	onOff(value: unknown, label: string): boolean {
+		const answer = typeof value === 'string' ? value.trim().toLowerCase() : value;
+		if (answer === true || answer === 'true' || answer === 1 || answer === '1') return true;
+		if (answer === false || answer === 'false' || answer === 0 || answer === '0') return false;
+		this.fail(label, `must be true or false, got ${shown(value)}`);
+	}
+
+	boolean(name: string, label: string, fallback = false): boolean {
+		return this.onOff(this.raw(name, fallback), label);
 	}
 
 	collection(name: string): IDataObject {
@@ -177,7 +192,7 @@ export class ItemInput {
 
 	/** Return All (undefined) or the Limit, checked against the API's 1..10,000. */
 	limit(): number | undefined {
-		if (this.boolean('returnAll')) return undefined;
+		if (this.boolean('returnAll', 'Return All')) return undefined;
 		return this.size(this.raw('limit', 50), 'Limit');
 	}
 

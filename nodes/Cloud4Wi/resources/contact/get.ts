@@ -22,6 +22,7 @@ export function profileOf(body: IDataObject): IDataObject {
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');
+	const simplify = input.boolean('simplify', 'Simplify');
 	const { body } = await cloud4WiApiRequest.call(this, {
 		method: 'GET',
 		path: apiPath`/v2/customers/${contactId}`,
@@ -30,5 +31,5 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		scopes: 'organization_read, customer_read',
 	});
 	const profile = profileOf(body);
-	return [input.boolean('simplify') ? simplifyContact(profile) : profile];
+	return [simplify ? simplifyContact(profile) : profile];
 }

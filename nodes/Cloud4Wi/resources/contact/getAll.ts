@@ -125,7 +125,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const filters = input.collection('filters');
 	const query: IDataObject = {};
 
-	for (const [name] of [...toggles]) if (filters[name] !== undefined) query[name] = Boolean(filters[name]);
+	for (const [name, label] of toggles)
+		if (filters[name] !== undefined) query[name] = input.onOff(filters[name], `Filters > ${label}`);
 	for (const [name] of searches) if (filters[name]) query[name] = String(filters[name]).trim();
 	if (filters.phoneNumber) query.phoneNumber = input.phone(filters.phoneNumber, 'Filters > Phone Number');
 	for (const [name, label] of dates)
@@ -146,7 +147,9 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		input.required('', 'Filters > Sort By (Reverse Order needs it)');
 	}
 	if (filters.sortBy) query.sortBy = input.oneOf(filters.sortBy, 'Filters > Sort By', CONTACT_SORT_FIELDS);
-	if (filters.sortReverse !== undefined) query.sortReverse = Boolean(filters.sortReverse);
+	if (filters.sortReverse !== undefined)
+		query.sortReverse = input.onOff(filters.sortReverse, 'Filters > Reverse Order');
+	const simplify = input.boolean('simplify', 'Simplify');
 
 	const contacts = await fetchRecords.call(
 		this,
@@ -162,5 +165,5 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		{ style: 'scroll', idParam: 'sid', idField: 'sId' },
 		max,
 	);
-	return shape(contacts, input.boolean('simplify'), simplifyContact);
+	return shape(contacts, simplify, simplifyContact);
 }

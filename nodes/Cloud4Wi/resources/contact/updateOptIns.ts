@@ -87,8 +87,11 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 			row.policy === 'custom'
 				? `customs.${input.required(row.customTitle, 'Opt-Ins > Custom Opt-In Title')}`
 				: String(row.policy),
-		accepted: Boolean(row.accepted),
+		accepted: input.onOff(row.accepted, 'Opt-Ins > Accepted'),
 	}));
+	const options = input.collection('options');
+	const failOnPartial =
+		options.failOnPartial !== undefined && input.onOff(options.failOnPartial, 'Options > Error If Some Not Updated');
 
 	const { status, body } = await cloud4WiApiRequest.call(this, {
 		method: 'PUT',
@@ -101,7 +104,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	// 207 means some were not applied; the answer maps each applied key to its new value.
 	const notUpdated =
 		status === 207 ? policies.filter((p) => body[p.policyKey] !== p.accepted).map((p) => p.policyKey) : [];
-	if (notUpdated.length && input.collection('options').failOnPartial === true) {
+	if (notUpdated.length && failOnPartial) {
 		throw new NodeApiError(this.getNode(), body as JsonObject, {
 			message: `Cloud4Wi did not update these opt-ins: ${notUpdated.join(', ')}`,
 			description:

@@ -54,7 +54,7 @@ export function eventQuery(input: ItemInput): { query: IDataObject; kinds: strin
 	if (filters.dateEnd) query.dateEnd = input.dateTime(filters.dateEnd, 'Filters > To');
 	input.range(query.dateStart as string, query.dateEnd as string, ['Filters > From', 'To']);
 	if (filters.sortBy) query.sortBy = input.oneOf(filters.sortBy, 'Filters > Sort By', ['businessTime', 'utcTime']);
-	if (filters.sortReverse !== undefined) query.sortReverse = Boolean(filters.sortReverse);
+	if (filters.sortReverse !== undefined) query.sortReverse = input.onOff(filters.sortReverse, 'Filters > Newest First');
 	const kinds = input.list(filters.events, 'Filters > Event Kinds');
 	return { query, kinds };
 }

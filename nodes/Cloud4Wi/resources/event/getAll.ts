@@ -20,6 +20,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const organizationId = await input.organizationId();
 	const max = input.limit() ?? Number.POSITIVE_INFINITY;
 	const { query, kinds } = eventQuery(input);
+	const simplify = input.boolean('simplify', 'Simplify');
 	const filter = kindFilter(kinds);
 	// Kinds the server cannot filter are checked here, so pages are read until enough events match.
 	const pageSize = filter.query !== undefined || kinds.length === 0 ? Math.min(max, MAX_PAGE_SIZE) : MAX_PAGE_SIZE;
@@ -42,5 +43,5 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		events.push(...records.filter(filter.keep).slice(0, max - events.length));
 		if (events.length >= max) break;
 	}
-	return shape(events, input.boolean('simplify'), simplifyEvent);
+	return shape(events, simplify, simplifyEvent);
 }

@@ -22,6 +22,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const contactId = input.id('contactId', 'Contact ID');
 	const max = input.limit();
 	const { query, kinds } = eventQuery(input);
+	const simplify = input.boolean('simplify', 'Simplify');
 	const filter = kindFilter(kinds);
 	// This list cannot scroll: one request of up to 10,000 events, most recent window first if sorted so.
 	const events = await fetchRecords.call(
@@ -39,5 +40,5 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		filter.query !== undefined || kinds.length === 0 ? max : undefined,
 	);
 	const kept = events.filter(filter.keep).slice(0, max ?? events.length);
-	return shape(kept, input.boolean('simplify'), simplifyEvent);
+	return shape(kept, simplify, simplifyEvent);
 }

@@ -83,7 +83,7 @@ export const description = updateDisplayOptions({ show: { resource: ['hotspot'],
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const locationId = input.id('locationId', 'Location');
-	const addressAsLocation = input.boolean('addressAsLocation', true);
+	const addressAsLocation = input.boolean('addressAsLocation', 'Use Location Address', true);
 	const body: IDataObject = {
 		// The spec's required list spells these differently from its properties; both are sent.
 		organizationId,

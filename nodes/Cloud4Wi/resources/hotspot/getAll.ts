@@ -64,7 +64,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	for (const name of ['name', 'macAddress', 'hotspotIdentifier'])
 		if (filters[name]) query[name] = String(filters[name]).trim();
 	if (filters.venueId) query.venueId = input.id('venueId', 'Filters > Location', filters.venueId);
-	if (filters.deleted !== undefined) query.deleted = Boolean(filters.deleted);
+	if (filters.deleted !== undefined) query.deleted = input.onOff(filters.deleted, 'Filters > Deleted');
 
 	return await fetchRecords.call(
 		this,

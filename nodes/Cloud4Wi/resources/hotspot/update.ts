@@ -75,12 +75,13 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const fields = input.collection('updateFields');
 	const body: IDataObject = { organizationId, organziationId: organizationId };
 	for (const name of ['name', 'description']) if (fields[name] !== undefined) body[name] = String(fields[name]);
-	if (fields.enabled !== undefined) body.enabled = Boolean(fields.enabled);
+	if (fields.enabled !== undefined) body.enabled = input.onOff(fields.enabled, 'Update Fields > Enabled');
 	if (fields.latitude !== undefined) body.latitude = input.coordinate(fields.latitude, 'Update Fields > Latitude', 90);
 	if (fields.longitude !== undefined)
 		body.longitude = input.coordinate(fields.longitude, 'Update Fields > Longitude', 180);
-	if (fields.addressAsLocation !== undefined) body.addressAsLocation = Boolean(fields.addressAsLocation);
-	putAddress(input, fields, body, fields.addressAsLocation === false, 'Update Fields > ');
+	if (fields.addressAsLocation !== undefined)
+		body.addressAsLocation = input.onOff(fields.addressAsLocation, 'Update Fields > Use Location Address');
+	putAddress(input, fields, body, body.addressAsLocation === false, 'Update Fields > ');
 
 	// The API requires the location on every update; when none is given, keep the current one.
 	const typedLocation = input.string('locationId');

@@ -30,11 +30,17 @@ export const ADDRESS: Array<[string, string]> = [
 	['zip', 'ZIP Code'],
 ];
 
+const ON_OFF_FIELDS = [
+	['onNet', 'On Net'],
+	['enabled', 'Enabled'],
+];
+
 /** Checks the optional fields shared by create and update and copies them into the body. */
 export function putOptional(input: ItemInput, fields: IDataObject, body: IDataObject, prefix: string): void {
 	for (const name of ['description', 'externalId', 'organizationPlanId', 'name'])
 		if (fields[name] !== undefined) body[name] = String(fields[name]);
-	for (const name of ['onNet', 'enabled']) if (fields[name] !== undefined) body[name] = Boolean(fields[name]);
+	for (const [name, label] of ON_OFF_FIELDS)
+		if (fields[name] !== undefined) body[name] = input.onOff(fields[name], `${prefix}${label}`);
 	if (fields.categoryName !== undefined)
 		body.categoryName = input.oneOf(fields.categoryName, `${prefix}Category`, LOCATION_CATEGORIES);
 	// Checked like the Get Many filter's tags, so no tag is created that its comma-separated filter cannot find.

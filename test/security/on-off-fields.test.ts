@@ -1,0 +1,267 @@
+/**
+ * An on/off value mapped from data arrives as text ("false" from a sheet, a form or JSON text), and Boolean("false")
+ * is true. Every on/off field of every operation is mapped here from the item: each spelling of true or false must send
+ * exactly what the real boolean sends (requests and output alike), and anything unclear fails the item naming the
+ * field, with nothing sent.
+ */
+import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { TestContext } from '../harness/cloud4wi';
+import { ACTION_TYPE, LOCATION_REQUIRED, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { lastThrownError, nodeTypes } from '../harness/engine';
+
+const SAYS_FALSE: unknown[] = ['false', 'FALSE', ' false ', '0', 0];
+const SAYS_TRUE: unknown[] = ['true', '1', 1];
+const UNCLEAR: unknown[] = ['no', 'yes', '', 'maybe', {}, []];
+
+const MAPPED = '={{ $json.v }}';
+const ADDRESS = { country: 'IT', address: 'Via Roma 1', city: 'Milan', state: 'MI', zip: '20121' };
+
+let ctx: TestContext;
+/** A contact with at least two records in each of its lists, so Return All shows in the output. */
+let busyContact: string;
+let hotspotId: string;
+let locationId: string;
+
+/** Resource, operation, where the field sits (for the completeness check), its label, and the node's parameters. */
+type Row = [string, string, string, string, (v: string) => INodeParameters];
+
+const getMany = (resource: string, operation: string, rest: () => INodeParameters = () => ({})): Row => [
+	resource,
+	operation,
+	'returnAll',
+	'Return All',
+	(v) => ({ resource, operation, returnAll: v, limit: 1, ...rest() }),
+];
+const simplify = (resource: string, operation: string, rest: () => INodeParameters): Row => [
+	resource,
+	operation,
+	'simplify',
+	'Simplify',
+	(v) => ({ resource, operation, simplify: v, limit: 2, ...rest() }),
+];
+const contactToggle = (name: string, label: string): Row => [
+	'contact',
+	'getAll',
+	`filters.${name}`,
+	`Filters > ${label}`,
+	(v) => ({ resource: 'contact', operation: 'getAll', limit: 3, filters: { [name]: v } }),
+];
+
+const ROWS: Row[] = [
+	getMany('contact', 'getAll'),
+	...['getActivities', 'getDevices', 'getLocationEvents', 'getWifiConnections'].map((op) =>
+		getMany('contact', op, () => ({ contactId: busyContact })),
+	),
+	getMany('event', 'getAll'),
+	getMany('event', 'getAllForContact', () => ({ contactId: busyContact })),
+	getMany('hotspot', 'getAll'),
+	getMany('location', 'getAll'),
+	getMany('segment', 'getAll'),
+	getMany('wifiConnection', 'getAll'),
+	simplify('contact', 'get', () => ({ contactId: busyContact })),
+	simplify('contact', 'getAll', () => ({})),
+	simplify('event', 'getAll', () => ({})),
+	simplify('event', 'getAllForContact', () => ({ contactId: busyContact })),
+	contactToggle('hasEmail', 'Has Email'),
+	contactToggle('emailVerified', 'Email Verified'),
+	contactToggle('hasPhone', 'Has Phone'),
+	contactToggle('phoneVerified', 'Phone Verified'),
+	contactToggle('mktgCommunications', 'Marketing Opt-In'),
+	contactToggle('ageVerification', 'Age Verified'),
+	[
+		'contact',
+		'getAll',
+		'filters.sortReverse',
+		'Filters > Reverse Order',
+		(v) => ({ resource: 'contact', operation: 'getAll', limit: 3, filters: { sortBy: 'created', sortReverse: v } }),
+	],
+	...['getAll', 'getAllForContact'].map(
+		(operation): Row => [
+			'event',
+			operation,
+			'filters.sortReverse',
+			'Filters > Newest First',
+			(v) => ({ resource: 'event', operation, contactId: busyContact, limit: 3, filters: { sortReverse: v } }),
+		],
+	),
+	[
+		'contact',
+		'updateOptIns',
+		'optIns.optIn.accepted',
+		'Opt-Ins > Accepted',
+		(v) => ({
+			resource: 'contact',
+			operation: 'updateOptIns',
+			contactId: busyContact,
+			optIns: { optIn: [{ policy: 'mktgCommunications', accepted: v }] },
+		}),
+	],
+	[
+		'contact',
+		'updateOptIns',
+		'options.failOnPartial',
+		'Options > Error If Some Not Updated',
+		(v) => ({
+			resource: 'contact',
+			operation: 'updateOptIns',
+			contactId: busyContact,
+			// An opt-in title the contact's organization does not have: Cloud4Wi answers 207.
+			optIns: { optIn: [{ policy: 'custom', customTitle: 'No Such Club', accepted: true }] },
+			options: { failOnPartial: v },
+		}),
+	],
+	[
+		'hotspot',
+		'getAll',
+		'filters.deleted',
+		'Filters > Deleted',
+		(v) => ({ resource: 'hotspot', operation: 'getAll', returnAll: true, filters: { deleted: v } }),
+	],
+	[
+		'hotspot',
+		'create',
+		'addressAsLocation',
+		'Use Location Address',
+		(v) => ({
+			resource: 'hotspot',
+			operation: 'create',
+			name: 'Lobby AP',
+			routerType: 'meraki',
+			latitude: 45.4642,
+			longitude: 9.19,
+			locationId: { __rl: true, mode: 'id', value: locationId },
+			addressAsLocation: v,
+			...ADDRESS,
+		}),
+	],
+	...[
+		['enabled', 'Enabled'],
+		['addressAsLocation', 'Use Location Address'],
+	].map(
+		([name, label]): Row => [
+			'hotspot',
+			'update',
+			`updateFields.${name}`,
+			`Update Fields > ${label}`,
+			(v) => ({
+				resource: 'hotspot',
+				operation: 'update',
+				hotspotId: { __rl: true, mode: 'id', value: hotspotId },
+				updateFields: { ...ADDRESS, [name]: v },
+			}),
+		],
+	),
+	...[
+		['enabled', 'Enabled'],
+		['onNet', 'On Net'],
+	].map(
+		([name, label]): Row => [
+			'location',
+			'create',
+			`additionalFields.${name}`,
+			label,
+			(v) => ({ resource: 'location', operation: 'create', ...LOCATION_REQUIRED, additionalFields: { [name]: v } }),
+		],
+	),
+];
+
+/** Ids, scroll ids and times the service makes up anew on every call. */
+const VOLATILE = /^(?:[0-9a-f]{24}|\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)$/;
+function steady(value: unknown): unknown {
+	return JSON.parse(JSON.stringify(value ?? null), (key, v: unknown) =>
+		(typeof v === 'string' && VOLATILE.test(v)) || key === 'sid' || key === 'scrollId' ? '<volatile>' : v,
+	);
+}
+
+/** What one run did: the requests the sandbox saw (logins left out), the output and the error. */
+async function observe(params: INodeParameters, value: unknown) {
+	ctx.sb.clearRequests();
+	const result = await runAction(ctx, params, [{ v: value as IDataObject }]);
+	return steady({
+		requests: ctx.sb.requests
+			.filter((r) => !r.path.startsWith('/v1/sts/login'))
+			.map(({ method, path, query, body }) => ({ method, path, query, body })),
+		output: result.json,
+		error: result.error?.message,
+	});
+}
+
+beforeAll(async () => {
+	ctx = await startCloud4Wi({ contacts: 40 });
+	locationId = ctx.sb.data.locations[0]!.id;
+	hotspotId = ctx.sb.data.hotspots.find((h) => !h.deleted)!.id;
+	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // logs in once, up front
+	const count = async (operation: string, contactId: string) =>
+		(await runAction(ctx, { resource: 'contact', operation, contactId, returnAll: true })).json.length;
+	for (const { cid } of ctx.sb.data.contacts) {
+		const counts = await Promise.all(
+			['getActivities', 'getDevices', 'getLocationEvents', 'getWifiConnections'].map((op) => count(op, cid)),
+		);
+		const events = (
+			await runAction(ctx, { resource: 'event', operation: 'getAllForContact', contactId: cid, returnAll: true })
+		).json.length;
+		if (Math.min(...counts, events) >= 2) {
+			busyContact = cid;
+			break;
+		}
+	}
+	expect(busyContact).toBeDefined();
+});
+afterAll(async () => {
+	await ctx.sb.close();
+});
+
+describe.each(ROWS)('%s %s, %s', (_resource, _operation, _where, label, params) => {
+	const reference: Record<'true' | 'false', unknown> = { true: undefined, false: undefined };
+	beforeAll(async () => {
+		reference.true = await observe(params(MAPPED), true);
+		reference.false = await observe(params(MAPPED), false);
+	});
+
+	test('true and false (real booleans) do different things, so a wrong reading shows', () => {
+		expect(reference.true).not.toEqual(reference.false);
+		expect(JSON.stringify(reference.false)).not.toMatch(/must be true or false/);
+	});
+
+	test.each([...SAYS_FALSE.map((v) => [v, false] as const), ...SAYS_TRUE.map((v) => [v, true] as const)])(
+		'mapped %j: sends and returns what %s does',
+		async (value, meaning) => {
+			expect(await observe(params(MAPPED), value)).toEqual(reference[String(meaning) as 'true' | 'false']);
+		},
+	);
+
+	test.each(UNCLEAR)('mapped %j: refused naming the field, nothing sent', async (value) => {
+		ctx.sb.clearRequests();
+		const result = await runAction(ctx, params(MAPPED), [{ v: value as IDataObject }]);
+		expect(result.error).toBeDefined();
+		expect(result.json).toEqual([]);
+		const error = lastThrownError();
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toBe(
+			`${label}: must be true or false, got ${Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `"${String(value)}"`}`,
+		);
+		expect(ctx.sb.requests).toEqual([]);
+	});
+});
+
+test('the table holds every on/off field of every operation', () => {
+	const found = new Set<string>();
+	const walk = (properties: INodeProperties[], show: IDataObject, prefix: string) => {
+		for (const p of properties) {
+			const where = { ...show, ...(p.displayOptions?.show ?? {}) } as IDataObject;
+			if (p.type === 'boolean') {
+				for (const resource of (where.resource as string[] | undefined) ?? [])
+					for (const operation of (where.operation as string[] | undefined) ?? [])
+						found.add(`${resource} ${operation}, ${prefix}${p.name}`);
+			}
+			for (const option of (p.options ?? []) as Array<INodeProperties & { values?: INodeProperties[] }>) {
+				if ('type' in option) walk([option], where, `${prefix}${p.name}.`);
+				if (option.values) walk(option.values, where, `${prefix}${p.name}.${option.name}.`);
+			}
+		}
+	};
+	walk((nodeTypes.getByNameAndVersion(ACTION_TYPE) as INodeType).description.properties, {}, '');
+	expect([...found].sort()).toEqual(ROWS.map(([r, o, where]) => `${r} ${o}, ${where}`).sort());
+});
