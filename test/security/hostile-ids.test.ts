@@ -86,7 +86,19 @@ const HOSTILE = [
 	'a%3Bv=1',
 	'a%253Bb',
 	'a\uff1bv=1',
+	// Commas: a server that takes several ids in one segment (a,b) would act on two records.
+	'a,b',
+	'a,',
+	',a',
+	'a%2Cb',
+	'a%2cb',
+	'a%252Cb',
+	'a\uff0cb',
+	'a%EF%BC%8Cb',
 ];
+/** Values mapped from the item that are not one id: String() made "c-1,c-2" or "[object Object]" of them. */
+const NOT_ONE_ID: unknown[] = [['c-1', 'c-2'], ['c-1'], [], [['c-1']], { cid: 'c-1' }, {}, [{ cid: 'c-1' }]];
+const kindOf = (value: unknown) => (Array.isArray(value) ? 'a list' : 'an object');
 /** Ids Cloud4Wi or a user may really have: each still reaches its own path, in every field. */
 const LEGIT = [
 	'c-12',
@@ -196,6 +208,21 @@ describe.each(FIELDS)('%s %s, %s', (resource, operation, field, label, locator, 
 		refused(lastThrownError(), label);
 	});
 
+	test.each(NOT_ONE_ID)('mapped from the item as %j: refused, nothing sent', async (value) => {
+		await runAction(ctx, params(locator ? rl(`={{ $json.id }}`) : '={{ $json.id }}'), [{ id: value as IDataObject }]);
+		refused(lastThrownError(), label);
+		expect((lastThrownError() as Error).message).toBe(`${label}: must be text or a number, got ${kindOf(value)}`);
+	});
+
+	test('mapped from the item as a number: sent as its digits', async () => {
+		const result = await runAction(ctx, params(locator ? rl(`={{ $json.id }}`) : '={{ $json.id }}'), [{ id: 12345 }]);
+		if (result.error) expect(result.error).not.toBeInstanceOf(NodeOperationError);
+		const sent = ctx.sb.requests.some(
+			(r) => r.path.includes('/12345') || (r.body as IDataObject | undefined)?.[field] === '12345',
+		);
+		expect(sent).toBe(true);
+	});
+
 	test.each(LEGIT)('typed %j (a fine id): sent as it is, encoded in the path', async (value) => {
 		const result = await runAction(ctx, params(locator ? rl(value) : value));
 		if (result.error) expect(result.error).not.toBeInstanceOf(NodeOperationError);
@@ -212,6 +239,65 @@ describe.each(FIELDS)('%s %s, %s', (resource, operation, field, label, locator, 
 			refused(lastThrownError(), label);
 		});
 	}
+});
+
+test('Contact Delete with two contacts mapped into the Contact ID, or one inside an object: neither is deleted', async () => {
+	const [a, b] = [ctx.sb.data.contacts[0]!.cid, ctx.sb.data.contacts[1]!.cid];
+	for (const id of [[a, b], { cid: a }]) {
+		ctx.sb.clearRequests();
+		await runAction(ctx, { resource: 'contact', operation: 'delete', contactId: '={{ $json.id }}' }, [{ id }]);
+		refused(lastThrownError(), 'Contact ID');
+	}
+	expect(ctx.sb.data.contacts[0]!.cid).toBe(a);
+	expect(ctx.sb.data.contacts[1]!.cid).toBe(b);
+});
+
+/** Ids that go into a query, one per field: the same checks as a path id, as the service may read them the same way. */
+const QUERY_IDS: Array<[string, string, string, string]> = [
+	['hotspot', 'getAll', 'venueId', 'Filters > Location'],
+	['wifiConnection', 'getAll', 'locationId', 'Filters > Location'],
+	['wifiConnection', 'getAll', 'hotspotId', 'Filters > Hotspot'],
+];
+describe.each(QUERY_IDS)('%s %s, filter %s', (resource, operation, field, label) => {
+	const params = (value: unknown): INodeParameters => ({
+		resource,
+		operation,
+		limit: 1,
+		filters: { [field]: value as string },
+	});
+	test.each([...NOT_ONE_ID.filter((v) => !Array.isArray(v) || v.length), 'a,b', 'a%2Cb', 'a\uff0cb'])(
+		'mapped from the item as %j: refused, nothing sent',
+		async (value) => {
+			await runAction(ctx, params('={{ $json.id }}'), [{ id: value as IDataObject }]);
+			refused(lastThrownError(), label);
+		},
+	);
+	test('a number is sent as its digits', async () => {
+		await runAction(ctx, params('={{ $json.id }}'), [{ id: 12345 }]);
+		expect(ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => r.query[field])).toEqual([
+			'12345',
+		]);
+	});
+});
+
+describe.each([
+	['segmentCids', 'Filters > Segment'],
+	['locationCids', 'Filters > Location'],
+])('contact getAll, filter %s (a list of ids)', (field, label) => {
+	test.each([[['s-1', ['s-2']]], [[{ cid: 's-1' }]], [{ cid: 's-1' }]])(
+		'mapped from the item as %j: refused, nothing sent',
+		async (value) => {
+			await runAction(
+				ctx,
+				{ resource: 'contact', operation: 'getAll', limit: 1, filters: { [field]: '={{ $json.id }}' } },
+				[{ id: value }],
+			);
+			refused(lastThrownError(), label);
+			expect((lastThrownError() as Error).message).toMatch(
+				/has an entry that is (a list|an object), not text or a number$/,
+			);
+		},
+	);
 });
 
 test('with Continue On Fail, each hostile id is an error item paired with its input, and a good one beside it runs', async () => {
@@ -310,6 +396,8 @@ describe('the dropdowns', () => {
 				'a\uff0fb',
 				'a\u2215b',
 				'a;v=1',
+				'a,b',
+				'a%2Cb',
 			]) {
 				const action = node('Cloud4Wi', 'n8n-nodes-cloud4wi.cloud4Wi', {
 					resource: 'hotspot',

@@ -166,6 +166,13 @@ describe('pathIdProblem', () => {
 		['a;v=1', 'contains ";"'],
 		['a%3Bv=1', 'contains ";" (once %-decoded: "a;v=1")'],
 		['a\uff1bv=1', 'contains ";" (once normalised: "a;v=1")'],
+		// Commas: a server that takes several ids in one segment would act on two records.
+		['a,b', 'contains a comma, which could be read as two IDs'],
+		[',', 'contains a comma'],
+		['a%2Cb', 'contains a comma (once %-decoded: "a,b")'],
+		['a%252cb', 'contains a comma (once %-decoded: "a,b")'],
+		['a\uff0cb', 'contains a comma (once normalised: "a,b")'],
+		['a%EF%BC%8Cb', 'contains a comma (once %-decoded and normalised: "a,b")'],
 	])('%p: %s', (value, problem) => {
 		expect(pathIdProblem(value)).toContain(problem);
 	});
@@ -183,7 +190,6 @@ describe('pathIdProblem', () => {
 		'東京',
 		'\ufb01le',
 		'a%20b',
-		'a,b',
 	])('%p is fine', (value) => {
 		expect(pathIdProblem(value)).toBeUndefined();
 	});
@@ -212,6 +218,12 @@ describe('commaList', () => {
 		expect(commaList(' s1, s2 ,,')).toEqual({ entries: ['s1', 's2'] });
 		expect(commaList([' s1 ', '', null, 's2'])).toEqual({ entries: ['s1', 's2'] });
 		expect(commaList(undefined)).toEqual({ entries: [] });
+	});
+	test('a list or an object as an entry, or an object for the whole list, is refused (String() made "a,b" of it)', () => {
+		expect(commaList(['s1', ['s2', 's3']]).problem).toBe('has an entry that is a list, not text or a number');
+		expect(commaList([{ id: 's1' }]).problem).toBe('has an entry that is an object, not text or a number');
+		expect(commaList({ id: 's1' }).problem).toBe('has an entry that is an object, not text or a number');
+		expect(commaList(['s1', 2])).toEqual({ entries: ['s1', '2'] });
 	});
 	test('a list entry holding a comma, or a text piece holding an encoded one, is refused', () => {
 		expect(commaList(['s1,s2']).problem).toMatch(/^"s1,s2" contains a comma/);
@@ -335,5 +347,13 @@ describe('ItemInput readers', () => {
 	])('on/off %j is refused, naming the field', (value) => {
 		expect(() => input.onOff(value, 'Filters > Deleted')).toThrow(NodeOperationError);
 		expect(() => input.onOff(value, 'Filters > Deleted')).toThrow(/^Filters > Deleted: must be true or false, got /);
+	});
+
+	test('text: a list or an object is refused; text, numbers and nothing are read', () => {
+		expect(() => input.text(['a', 'b'], 'Name')).toThrow('Name: must be text or a number, got a list');
+		expect(() => input.text({ a: 1 }, 'Name')).toThrow('Name: must be text or a number, got an object');
+		expect(input.text(' a ', 'Name')).toBe(' a ');
+		expect(input.text(12, 'Name')).toBe('12');
+		expect(input.text(undefined, 'Name')).toBe('');
 	});
 });

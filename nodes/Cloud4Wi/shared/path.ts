@@ -86,6 +86,9 @@ export function pathIdProblem(id: string): string | undefined {
 		if (ROUTE_CHARACTERS.test(text)) return `"${id}" contains "/", "\\", "?" or "#"${how}, which no Cloud4Wi ID has`;
 		// Servers that read matrix parameters (a;v=1) cut the segment at the ";" or take the rest as parameters.
 		if (text.includes(';')) return `"${id}" contains ";"${how}, which starts path parameters and no Cloud4Wi ID has`;
+		// A server that takes several ids in one segment (a,b) would act on two records.
+		if (text.includes(','))
+			return `"${id}" contains a comma${how}, which could be read as two IDs and no Cloud4Wi ID has`;
 		const lookAlike = LOOK_ALIKES.exec(text)?.[0];
 		if (lookAlike) {
 			const code = `U+${lookAlike.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;

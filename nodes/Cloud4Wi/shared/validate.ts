@@ -103,20 +103,31 @@ function shown(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `"${String(value)}"`;
 }
 
+const isListOrObject = (value: unknown) => value !== null && typeof value === 'object';
+
 /**
  * Entries of a list field that becomes one comma-separated value. A text (what an expression gives) is split at its
- * commas; a list's entries are taken whole, so one holding a comma, which would be read as two, is refused.
+ * commas; a list's entries are taken whole, so one holding a comma, which would be read as two, is refused (unless
+ * `commas`: each entry is sent on its own), and so is an entry that is itself a list or an object.
  */
-export function commaList(value: unknown): { entries: string[]; problem?: string } {
-	const raw = Array.isArray(value) ? value : String(value ?? '').split(',');
+export function commaList(value: unknown, commas = false): { entries: string[]; problem?: string } {
+	const raw = Array.isArray(value) ? value : isListOrObject(value) ? [value] : String(value ?? '').split(',');
+	const odd = raw.find(isListOrObject);
+	if (odd !== undefined) return { entries: [], problem: `has an entry that is ${shown(odd)}, not text or a number` };
 	const entries = raw
 		.map((entry) => (entry === undefined || entry === null ? '' : String(entry).trim()))
 		.filter(Boolean);
-	for (const entry of entries) {
+	for (const entry of commas ? [] : entries) {
 		const problem = listEntryProblem(entry);
 		if (problem) return { entries, problem };
 	}
 	return { entries };
+}
+
+/** A number typed or mapped as text; a list (Number([7]) is 7), an empty text or anything else is not a number. */
+function numberOf(value: unknown): number {
+	if (typeof value === 'number') return value;
+	return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
 }
 
 /** Reads typed parameters of one item and rejects bad ones with the field's name. */
@@ -137,9 +148,14 @@ export class ItemInput {
 		return value;
 	}
 
-	string(name: string, fallback = ''): string {
-		const value = this.raw(name, fallback);
-		return value === undefined || value === null ? '' : String(value).trim();
+	/** A text field's value, untrimmed; a list or an object is refused, since String() would send "a,b" or "[object Object]". */
+	text(value: unknown, label: string): string {
+		if (isListOrObject(value)) this.fail(label, `must be text or a number, got ${shown(value)}`);
+		return value === undefined || value === null ? '' : String(value);
+	}
+
+	string(name: string, label: string): string {
+		return this.text(this.raw(name, ''), label).trim();
 	}
 
 	/** An on/off value. Mapped data gives text, and Boolean("false") is true, so only clear answers are taken. */
@@ -160,23 +176,23 @@ export class ItemInput {
 
 	/** An id that goes into a URL path (spaces around it trimmed): refused when it could change the route. */
 	id(name: string, label: string, value: unknown = this.raw(name, '')): PathId {
-		const text = value === undefined || value === null ? '' : String(value).trim();
+		const text = this.text(value, label).trim();
 		const problem = pathIdProblem(text);
 		if (problem === 'is empty') this.fail(label, 'is empty', `Enter the ${label} or map it from an earlier node.`);
 		if (problem) this.fail(label, problem);
 		return text as PathId;
 	}
 
-	/** Entries of a list field that becomes one comma-separated value (see `commaList`). */
-	list(value: unknown, label: string): string[] {
-		const { entries, problem } = commaList(value);
+	/** Entries of a list field (see `commaList`); `commas` when each entry is sent on its own. */
+	list(value: unknown, label: string, commas = false): string[] {
+		const { entries, problem } = commaList(value, commas);
 		if (problem) this.fail(label, problem);
 		return entries;
 	}
 
 	/** The organization of the node, or the credential's default one. */
 	async organizationId(): Promise<PathId> {
-		const typed = this.string('organizationId');
+		const typed = this.string('organizationId', 'Organization ID');
 		if (typed) return this.id('organizationId', 'Organization ID', typed);
 		const credentials = await credentialsOf(this.ctx);
 		const fallback = typeof credentials.organizationId === 'string' ? credentials.organizationId.trim() : '';
@@ -197,9 +213,9 @@ export class ItemInput {
 	}
 
 	size(value: unknown, label: string): number {
-		const n = Number(value);
+		const n = numberOf(value);
 		if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) {
-			this.fail(label, `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got "${String(value)}"`);
+			this.fail(label, `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${shown(value)}`);
 		}
 		return n;
 	}
@@ -212,7 +228,7 @@ export class ItemInput {
 	}
 
 	dateOnly(value: unknown, label: string): string {
-		const text = String(value ?? '').trim();
+		const text = this.text(value, label).trim();
 		if (!isDateOnly(text)) this.fail(label, `"${text}" is not a date in YYYY-MM-DD form`);
 		return text;
 	}
@@ -225,16 +241,14 @@ export class ItemInput {
 	}
 
 	phone(value: unknown, label: string): string {
-		const text = String(value ?? '').replace(/[\s()-]/g, '');
+		const text = this.text(value, label).replace(/[\s()-]/g, '');
 		if (!isE164(text))
 			this.fail(label, `"${String(value)}" is not an E.164 phone number`, 'Use a form like +393331234567.');
 		return text;
 	}
 
 	country(value: unknown, label: string): string {
-		const text = String(value ?? '')
-			.trim()
-			.toUpperCase();
+		const text = this.text(value, label).trim().toUpperCase();
 		if (!isCountryCode(text))
 			this.fail(
 				label,
@@ -245,33 +259,33 @@ export class ItemInput {
 	}
 
 	timezone(value: unknown, label: string): string {
-		const text = String(value ?? '').trim();
+		const text = this.text(value, label).trim();
 		if (!isTimezone(text))
 			this.fail(label, `"${text}" is not a time zone in Area/City form`, 'Use a form like Europe/Rome.');
 		return text;
 	}
 
 	coordinate(value: unknown, label: string, bound: 90 | 180): number {
-		const n = typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value);
+		const n = numberOf(value);
 		if (!Number.isFinite(n) || Math.abs(n) > bound)
-			this.fail(label, `must be a number from -${bound} to ${bound}, got "${String(value)}"`);
+			this.fail(label, `must be a number from -${bound} to ${bound}, got ${shown(value)}`);
 		return n;
 	}
 
 	oneOf<T extends string>(value: unknown, label: string, allowed: readonly T[]): T {
-		const text = String(value ?? '').trim();
+		const text = this.text(value, label).trim();
 		if (!allowed.includes(text as T)) this.fail(label, `"${text}" is not one of: ${allowed.join(', ')}`);
 		return text as T;
 	}
 
 	required(value: unknown, label: string): string {
-		const text = value === undefined || value === null ? '' : String(value).trim();
+		const text = this.text(value, label).trim();
 		if (!text) this.fail(label, 'is required');
 		return text;
 	}
 
 	macAddress(value: unknown, label: string): string {
-		const text = String(value ?? '').trim();
+		const text = this.text(value, label).trim();
 		if (!/^[0-9A-Fa-f]{2}(?:[:-]?[0-9A-Fa-f]{2}){5}$/.test(text))
 			this.fail(label, `"${text}" is not a MAC address`, 'Use a form like AA:BB:CC:DD:EE:FF.');
 		return text;

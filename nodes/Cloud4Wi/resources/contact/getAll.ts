@@ -7,7 +7,6 @@ import { fetchRecords } from '../../shared/paginate';
 import { simplifyContact } from '../../shared/simplify';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
-import { commaList } from '../../shared/validate';
 
 const toggles: Array<[string, string, string]> = [
 	['hasEmail', 'Has Email', 'Whether to return only contacts with an email address'],
@@ -127,7 +126,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 
 	for (const [name, label] of toggles)
 		if (filters[name] !== undefined) query[name] = input.onOff(filters[name], `Filters > ${label}`);
-	for (const [name] of searches) if (filters[name]) query[name] = String(filters[name]).trim();
+	for (const [name, label] of searches)
+		if (filters[name]) query[name] = input.text(filters[name], `Filters > ${label}`).trim();
 	if (filters.phoneNumber) query.phoneNumber = input.phone(filters.phoneNumber, 'Filters > Phone Number');
 	for (const [name, label] of dates)
 		if (filters[name]) query[name] = input.dateTime(filters[name], `Filters > ${label}`);
@@ -142,7 +142,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		if (ids.length) query[name] = ids.join(',');
 	}
 	// Custom opt-in names are split as lists are, but each is its own query parameter: a comma in one does no harm.
-	for (const policy of commaList(filters.customOptIns).entries) query[`customOptin.${policy}`] = true;
+	for (const policy of input.list(filters.customOptIns, 'Filters > Custom Opt-Ins Accepted', true))
+		query[`customOptin.${policy}`] = true;
 	if (filters.sortReverse !== undefined && !filters.sortBy) {
 		input.required('', 'Filters > Sort By (Reverse Order needs it)');
 	}

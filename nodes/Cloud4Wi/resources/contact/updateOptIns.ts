@@ -86,7 +86,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		policyKey:
 			row.policy === 'custom'
 				? `customs.${input.required(row.customTitle, 'Opt-Ins > Custom Opt-In Title')}`
-				: String(row.policy),
+				: input.text(row.policy, 'Opt-Ins > Opt-In'),
 		accepted: input.onOff(row.accepted, 'Opt-Ins > Accepted'),
 	}));
 	const options = input.collection('options');

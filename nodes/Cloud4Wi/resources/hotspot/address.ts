@@ -46,6 +46,6 @@ export function putAddress(
 	if (required || source.country) body.country = input.country(source.country, `${prefix}Country Code`);
 	for (const [name, label] of ADDRESS_FIELDS) {
 		if (required) body[name] = input.required(source[name], `${prefix}${label}`);
-		else if (source[name]) body[name] = String(source[name]).trim();
+		else if (source[name]) body[name] = input.text(source[name], `${prefix}${label}`).trim();
 	}
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { locationLocator, organizationIdField } from '../../shared/descriptions';
 import { cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
-import { addressFields, putAddress } from './address';
+import { ADDRESS_FIELDS, addressFields, putAddress } from './address';
 
 const properties: INodeProperties[] = [
 	organizationIdField,
@@ -78,6 +78,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+const EXTRA_FIELDS = [
+	['description', 'Description'],
+	['hotspotIdentifier', 'Hotspot Identifier'],
+	['ssid', 'SSID'],
+];
+
 export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
@@ -96,7 +102,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		longitude: input.coordinate(input.raw('longitude'), 'Longitude', 180),
 		addressAsLocation,
 	};
-	const mac = input.string('macAddress');
+	const mac = input.string('macAddress', 'MAC Address');
 	// The check accepts AABBCCDDEEFF and mixed separators; the API wants one separator, so send AA:BB:CC:DD:EE:FF.
 	if (mac)
 		body.macAddress = input
@@ -106,12 +112,13 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 			.replace(/(..)(?!$)/g, '$1:');
 	if (!addressAsLocation) {
 		const typed = Object.fromEntries(
-			['country', 'address', 'city', 'state', 'zip'].map((name) => [name, input.string(name)]),
+			[['country', 'Country Code'], ...ADDRESS_FIELDS].map(([name, label]) => [name, input.string(name, label)]),
 		);
 		putAddress(input, typed, body, true);
 	}
 	const extra = input.collection('additionalFields');
-	for (const name of ['description', 'hotspotIdentifier', 'ssid']) if (extra[name]) body[name] = String(extra[name]);
+	for (const [name, label] of EXTRA_FIELDS)
+		if (extra[name]) body[name] = input.text(extra[name], `Additional Fields > ${label}`);
 
 	const { body: answer } = await cloud4WiApiRequest.call(this, {
 		method: 'POST',

@@ -6,6 +6,12 @@ import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
 
+const TEXT_FILTERS = [
+	['name', 'Name'],
+	['macAddress', 'MAC Address'],
+	['hotspotIdentifier', 'Hotspot Identifier'],
+];
+
 export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['getAll'] } }, [
 	organizationIdField,
 	...getManyFields(),
@@ -61,8 +67,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		'Filters > Created After',
 		'Created Before',
 	]);
-	for (const name of ['name', 'macAddress', 'hotspotIdentifier'])
-		if (filters[name]) query[name] = String(filters[name]).trim();
+	for (const [name, label] of TEXT_FILTERS)
+		if (filters[name]) query[name] = input.text(filters[name], `Filters > ${label}`).trim();
 	if (filters.venueId) query.venueId = input.id('venueId', 'Filters > Location', filters.venueId);
 	if (filters.deleted !== undefined) query.deleted = input.onOff(filters.deleted, 'Filters > Deleted');
 

@@ -74,7 +74,9 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const hotspotId = input.id('hotspotId', 'Hotspot');
 	const fields = input.collection('updateFields');
 	const body: IDataObject = { organizationId, organziationId: organizationId };
-	for (const name of ['name', 'description']) if (fields[name] !== undefined) body[name] = String(fields[name]);
+	if (fields.name !== undefined) body.name = input.text(fields.name, 'Update Fields > Name');
+	if (fields.description !== undefined)
+		body.description = input.text(fields.description, 'Update Fields > Description');
 	if (fields.enabled !== undefined) body.enabled = input.onOff(fields.enabled, 'Update Fields > Enabled');
 	if (fields.latitude !== undefined) body.latitude = input.coordinate(fields.latitude, 'Update Fields > Latitude', 90);
 	if (fields.longitude !== undefined)
@@ -84,7 +86,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	putAddress(input, fields, body, body.addressAsLocation === false, 'Update Fields > ');
 
 	// The API requires the location on every update; when none is given, keep the current one.
-	const typedLocation = input.string('locationId');
+	const typedLocation = input.string('locationId', 'Location');
 	let locationId = typedLocation ? input.id('locationId', 'Location', typedLocation) : '';
 	if (!locationId) {
 		const { body: current } = await cloud4WiApiRequest.call(this, {

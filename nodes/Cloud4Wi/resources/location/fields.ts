@@ -30,6 +30,12 @@ export const ADDRESS: Array<[string, string]> = [
 	['zip', 'ZIP Code'],
 ];
 
+const TEXT_FIELDS = [
+	['description', 'Description'],
+	['externalId', 'External ID'],
+	['organizationPlanId', 'Organization Plan ID'],
+	['name', 'Name'],
+];
 const ON_OFF_FIELDS = [
 	['onNet', 'On Net'],
 	['enabled', 'Enabled'],
@@ -37,8 +43,8 @@ const ON_OFF_FIELDS = [
 
 /** Checks the optional fields shared by create and update and copies them into the body. */
 export function putOptional(input: ItemInput, fields: IDataObject, body: IDataObject, prefix: string): void {
-	for (const name of ['description', 'externalId', 'organizationPlanId', 'name'])
-		if (fields[name] !== undefined) body[name] = String(fields[name]);
+	for (const [name, label] of TEXT_FIELDS)
+		if (fields[name] !== undefined) body[name] = input.text(fields[name], `${prefix}${label}`);
 	for (const [name, label] of ON_OFF_FIELDS)
 		if (fields[name] !== undefined) body[name] = input.onOff(fields[name], `${prefix}${label}`);
 	if (fields.categoryName !== undefined)
@@ -47,5 +53,6 @@ export function putOptional(input: ItemInput, fields: IDataObject, body: IDataOb
 	if (fields.tags !== undefined) body.tags = input.list(fields.tags, `${prefix}Tags`);
 	if (fields.country !== undefined) body.country = input.country(fields.country, `${prefix}Country Code`);
 	if (fields.timezone !== undefined) body.timezone = input.timezone(fields.timezone, `${prefix}Time Zone`);
-	for (const [name] of ADDRESS) if (fields[name] !== undefined) body[name] = String(fields[name]).trim();
+	for (const [name, label] of ADDRESS)
+		if (fields[name] !== undefined) body[name] = input.text(fields[name], `${prefix}${label}`).trim();
 }

@@ -1,0 +1,320 @@
+/**
+ * A list or an object mapped into a text, number or list field was turned into text by String(): ["a", "b"] became
+ * "a,b" and { a: 1 } "[object Object]", and either was sent. Through every such field of every operation, each fails
+ * its item with an error naming the field, and the sandbox sees nothing.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { TestContext } from '../harness/cloud4wi';
+import { LOCATION_REQUIRED, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { lastThrownError } from '../harness/engine';
+
+const NOT_TEXT: unknown[] = [['a', 'b'], ['IT'], [], { name: 'a' }, {}];
+const kindOf = (value: unknown) => (Array.isArray(value) ? 'a list' : 'an object');
+
+const MAPPED = '={{ $json.v }}';
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+const HOTSPOT = { name: 'Lobby AP', routerType: 'meraki', latitude: 45.4642, longitude: 9.19, locationId: rl('l-1') };
+const OWN_ADDRESS = {
+	addressAsLocation: false,
+	country: 'IT',
+	address: 'Via Roma 1',
+	city: 'Milan',
+	state: 'MI',
+	zip: '1',
+};
+
+/** Operation, the field's label, and the node's parameters with the field mapped. */
+type Row = [string, string, string, (v: string) => INodeParameters];
+
+const contactFilters: Array<[string, string]> = [
+	['email', 'Email'],
+	['username', 'Username'],
+	['extId', 'External ID'],
+	['extProp1', 'External Property 1'],
+	['extProp2', 'External Property 2'],
+	['signupMethods', 'Signup Method'],
+	['phoneNumber', 'Phone Number'],
+	['sortBy', 'Sort By'],
+];
+const address: Array<[string, string]> = [
+	['country', 'Country Code'],
+	['address', 'Address'],
+	['city', 'City'],
+	['state', 'State'],
+	['zip', 'ZIP Code'],
+];
+const locationRequired: Array<[string, string]> = [
+	['name', 'Name'],
+	['timezone', 'Time Zone'],
+	...address,
+	['loginProfileId', 'Login Profile ID'],
+	['locationProfileId', 'Location Profile ID'],
+	['welcomePortalId', 'Welcome Portal ID'],
+];
+const locationOptional: Array<[string, string]> = [
+	['description', 'Description'],
+	['externalId', 'External ID'],
+	['categoryName', 'Category'],
+];
+
+const TEXT: Row[] = [
+	...contactFilters.map(
+		([name, label]): Row => [
+			'contact getAll',
+			`Filters > ${label}`,
+			'',
+			(v) => ({ resource: 'contact', operation: 'getAll', limit: 1, filters: { [name]: v } }),
+		],
+	),
+	[
+		'contact updateOptIns',
+		'Opt-Ins > Opt-In',
+		'',
+		(v) => ({ resource: 'contact', operation: 'updateOptIns', contactId: 'c-1', optIns: { optIn: [{ policy: v }] } }),
+	],
+	[
+		'contact updateOptIns',
+		'Opt-Ins > Custom Opt-In Title',
+		'',
+		(v) => ({
+			resource: 'contact',
+			operation: 'updateOptIns',
+			contactId: 'c-1',
+			optIns: { optIn: [{ policy: 'custom', customTitle: v }] },
+		}),
+	],
+	...['getAll', 'getAllForContact'].map(
+		(operation): Row => [
+			`event ${operation}`,
+			'Filters > Sort By',
+			'',
+			(v) => ({ resource: 'event', operation, contactId: 'c-1', limit: 1, filters: { sortBy: v } }),
+		],
+	),
+	...[
+		['name', 'Name'],
+		['routerType', 'Router Type'],
+		['macAddress', 'MAC Address'],
+	].map(
+		([name, label]): Row => [
+			'hotspot create',
+			label,
+			'',
+			(v) => ({ resource: 'hotspot', operation: 'create', ...HOTSPOT, [name]: v }),
+		],
+	),
+	...address.map(
+		([name, label]): Row => [
+			'hotspot create (own address)',
+			label,
+			'',
+			(v) => ({ resource: 'hotspot', operation: 'create', ...HOTSPOT, ...OWN_ADDRESS, [name]: v }),
+		],
+	),
+	...[
+		['description', 'Description'],
+		['hotspotIdentifier', 'Hotspot Identifier'],
+		['ssid', 'SSID'],
+	].map(
+		([name, label]): Row => [
+			'hotspot create',
+			`Additional Fields > ${label}`,
+			'',
+			(v) => ({ resource: 'hotspot', operation: 'create', ...HOTSPOT, additionalFields: { [name]: v } }),
+		],
+	),
+	...[['name', 'Name'], ['description', 'Description'], ...address].map(
+		([name, label]): Row => [
+			'hotspot update',
+			`Update Fields > ${label}`,
+			'',
+			(v) => ({ resource: 'hotspot', operation: 'update', hotspotId: rl('h-1'), updateFields: { [name]: v } }),
+		],
+	),
+	[
+		'hotspot update',
+		'Location',
+		'',
+		(v) => ({ resource: 'hotspot', operation: 'update', hotspotId: rl('h-1'), locationId: v, updateFields: {} }),
+	],
+	...[
+		['creationDateStart', 'Created After'],
+		['creationDateStop', 'Created Before'],
+		['name', 'Name'],
+		['macAddress', 'MAC Address'],
+		['hotspotIdentifier', 'Hotspot Identifier'],
+	].map(
+		([name, label]): Row => [
+			'hotspot getAll',
+			`Filters > ${label}`,
+			'',
+			(v) => ({ resource: 'hotspot', operation: 'getAll', limit: 1, filters: { [name]: v } }),
+		],
+	),
+	...locationRequired.map(
+		([name, label]): Row => [
+			'location create',
+			label,
+			'',
+			(v) => ({ resource: 'location', operation: 'create', ...LOCATION_REQUIRED, [name]: v }),
+		],
+	),
+	...[...locationOptional, ['organizationPlanId', 'Organization Plan ID']].map(
+		([name, label]): Row => [
+			'location create',
+			label,
+			'',
+			(v) => ({ resource: 'location', operation: 'create', ...LOCATION_REQUIRED, additionalFields: { [name]: v } }),
+		],
+	),
+	...[...locationOptional, ['name', 'Name'], ['timezone', 'Time Zone'], ...address].map(
+		([name, label]): Row => [
+			'location update',
+			`Update Fields > ${label}`,
+			'',
+			(v) => ({ resource: 'location', operation: 'update', locationId: rl('l-1'), updateFields: { [name]: v } }),
+		],
+	),
+	[
+		'wifiConnection getAll',
+		'Filters > Time Zone',
+		'',
+		(v) => ({ resource: 'wifiConnection', operation: 'getAll', limit: 1, filters: { timeZone: v } }),
+	],
+];
+
+/** Number fields: Number(["7"]) is 7, so a list was read as its one entry. */
+const NUMBERS: Row[] = [
+	[
+		'segment getAll',
+		'Limit',
+		'must be a whole number from 1 to 10000',
+		(v) => ({ resource: 'segment', operation: 'getAll', limit: v }),
+	],
+	[
+		'hotspot create',
+		'Latitude',
+		'must be a number from -90 to 90',
+		(v) => ({ resource: 'hotspot', operation: 'create', ...HOTSPOT, latitude: v }),
+	],
+	[
+		'hotspot create',
+		'Longitude',
+		'must be a number from -180 to 180',
+		(v) => ({ resource: 'hotspot', operation: 'create', ...HOTSPOT, longitude: v }),
+	],
+	[
+		'hotspot update',
+		'Update Fields > Latitude',
+		'must be a number from -90 to 90',
+		(v) => ({ resource: 'hotspot', operation: 'update', hotspotId: rl('h-1'), updateFields: { latitude: v } }),
+	],
+	[
+		'hotspot update',
+		'Update Fields > Longitude',
+		'must be a number from -180 to 180',
+		(v) => ({ resource: 'hotspot', operation: 'update', hotspotId: rl('h-1'), updateFields: { longitude: v } }),
+	],
+];
+
+/** List fields: an entry that is itself a list or an object. */
+const LISTS: Row[] = [
+	[
+		'contact getAll',
+		'Filters > Segment',
+		'',
+		(v) => ({ resource: 'contact', operation: 'getAll', limit: 1, filters: { segmentCids: v } }),
+	],
+	[
+		'contact getAll',
+		'Filters > Custom Opt-Ins Accepted',
+		'',
+		(v) => ({ resource: 'contact', operation: 'getAll', limit: 1, filters: { customOptIns: v } }),
+	],
+	[
+		'location getAll',
+		'Filters > Tags',
+		'',
+		(v) => ({ resource: 'location', operation: 'getAll', filters: { tags: v } }),
+	],
+	[
+		'event getAll',
+		'Filters > Event Kinds',
+		'',
+		(v) => ({ resource: 'event', operation: 'getAll', limit: 1, filters: { events: v } }),
+	],
+	[
+		'location create',
+		'Tags',
+		'',
+		(v) => ({ resource: 'location', operation: 'create', ...LOCATION_REQUIRED, additionalFields: { tags: v } }),
+	],
+	[
+		'location update',
+		'Update Fields > Tags',
+		'',
+		(v) => ({ resource: 'location', operation: 'update', locationId: rl('l-1'), updateFields: { tags: v } }),
+	],
+];
+
+let ctx: TestContext;
+beforeAll(async () => {
+	ctx = await startCloud4Wi({ contacts: 5 });
+});
+afterAll(async () => {
+	await ctx.sb.close();
+});
+beforeEach(() => ctx.sb.clearRequests());
+
+async function expectRefused(params: INodeParameters, value: unknown, message: string) {
+	const result = await runAction(ctx, params, [{ v: value as IDataObject }]);
+	expect(result.error).toBeDefined();
+	const error = lastThrownError();
+	expect(error).toBeInstanceOf(NodeOperationError);
+	expect((error as Error).message).toBe(message);
+	expect(ctx.sb.requests).toEqual([]);
+}
+
+describe.each(TEXT)('%s, %s', (_, label, __, params) => {
+	test.each(NOT_TEXT)('mapped %j: refused naming the field, nothing sent', async (value) => {
+		await expectRefused(params(MAPPED), value, `${label}: must be text or a number, got ${kindOf(value)}`);
+	});
+});
+
+describe.each(NUMBERS)('%s, %s', (_, label, rule, params) => {
+	test.each([[['7']], [[7]], [{ value: 7 }]])('mapped %j: refused naming the field, nothing sent', async (value) => {
+		await expectRefused(params(MAPPED), value, `${label}: ${rule}, got ${kindOf(value)}`);
+	});
+});
+
+describe.each(LISTS)('%s, %s', (_, label, __, params) => {
+	test.each([[['signup', ['visit']]], [[{ kind: 'signup' }]], [{ kind: 'signup' }]])(
+		'mapped %j: refused naming the field, nothing sent',
+		async (value) => {
+			const entry = Array.isArray(value) ? value[value.length - 1] : value;
+			await expectRefused(
+				params(MAPPED),
+				value,
+				`${label}: has an entry that is ${kindOf(entry)}, not text or a number`,
+			);
+		},
+	);
+});
+
+test('fine values beside them still go through: text, a number as text, a one-word list', async () => {
+	const result = await runAction(
+		ctx,
+		{
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 1,
+			filters: { extId: MAPPED, email: 'a@b.co', segmentCids: ['s-1'] },
+		},
+		[{ v: 42 }],
+	);
+	expect(result.error).toBeUndefined();
+	const sent = ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => r.query);
+	expect(sent).toEqual([expect.objectContaining({ extId: '42', email: 'a@b.co', segmentCids: 's-1' })]);
+});
