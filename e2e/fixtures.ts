@@ -126,9 +126,10 @@ export function run(
 		child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
 		child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
 		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 180_000);
-		child.once('close', (code) => {
+		child.once('close', (code, signal) => {
 			clearTimeout(timer);
-			done({ code, stdout, stderr });
+			// A process ended by a signal has no code: say which, so a crash is told from a time-out.
+			done({ code, stdout, stderr: signal ? `${stderr}\n[ended by ${signal}]` : stderr });
 		});
 	});
 }

@@ -272,6 +272,37 @@ describe('Cloud4Wi Trigger', () => {
 		);
 	});
 
+	test.each([
+		['"false"', false, '={{ "false" }}'],
+		['"true"', true, '={{ "true" }}'],
+		['0', false, '={{ 0 }}'],
+	])('Include Contact Profile and Simplify given as %s by an expression are read as %s', async (_, on, value) => {
+		ctx = await startCloud4Wi();
+		const [alice] = ctx.sb.data.contacts;
+		const workflow = buildWorkflow(
+			triggerWorkflow({ events: ['signup'], options: { includeContact: value, simplify: value } }),
+		);
+		await poll(ctx, workflow);
+		inject(ctx, [{ type: 'signup', customerId: alice.cid }]);
+		ctx.sb.clearRequests();
+		const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger');
+		const [item] = (emitted ?? []).map((i) => i.json);
+		expect('contact' in item).toBe(on);
+		expect('event' in item).toBe(!on); // simplified items have no nested event
+		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/'))).toHaveLength(on ? 1 : 0);
+	});
+
+	test('an on/off option that is neither true nor false fails the poll naming the option, nothing sent', async () => {
+		ctx = await startCloud4Wi();
+		const workflow = buildWorkflow(
+			triggerWorkflow({ events: ['signup'], options: { includeContact: '={{ "maybe" }}' } }),
+		);
+		await expect(pollOnce(workflow, ctx.store, 'Trigger')).rejects.toThrow(
+			'Options > Include Contact Profile: must be true or false, got "maybe"',
+		);
+		expect(ctx.sb.requests).toEqual([]);
+	});
+
 	test('over many polls with random events, late arrivals and faults, every matching event arrives exactly once and the state stays small', async () => {
 		ctx = await startCloud4Wi();
 		const kinds = ['signup', 'visit', 'geo_visit'];

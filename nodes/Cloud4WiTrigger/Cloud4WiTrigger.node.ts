@@ -10,7 +10,7 @@ import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
 import type { PathId } from '../Cloud4Wi/shared/path';
 import { pathIdProblem } from '../Cloud4Wi/shared/path';
 import { apiPath, cloud4WiApiRequest, credentialsOf, isTimeout, startRun } from '../Cloud4Wi/shared/transport';
-import { commaList, toIsoInstant } from '../Cloud4Wi/shared/validate';
+import { commaList, onOffOf, toIsoInstant } from '../Cloud4Wi/shared/validate';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
 export const LATE_MS = 10 * 60 * 1000;
@@ -141,7 +141,21 @@ export class Cloud4WiTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const startedAt = Date.now();
-		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const options = { ...(this.getNodeParameter('options', {}) as IDataObject) };
+		// On/off options from an expression may be text: "false" must not read as on.
+		for (const [name, label] of [
+			['includeContact', 'Include Contact Profile'],
+			['simplify', 'Simplify'],
+		] as const) {
+			const value = onOffOf(options[name] ?? false);
+			if (value === undefined) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`Options > ${label}: must be true or false, got "${String(options[name])}"`,
+				);
+			}
+			options[name] = value;
+		}
 		// From a dropdown a list; from an expression possibly a comma-separated string.
 		const { entries: kinds, problem: kindProblem } = commaList(this.getNodeParameter('events', []));
 		if (kindProblem) throw new NodeOperationError(this.getNode(), `Events: ${kindProblem}`);

@@ -39,7 +39,9 @@ describe('429 Too Many Requests', () => {
 			429, 429, 429, 429, 429, 429, 429, 429, 429,
 		]);
 		expect(error?.message).toBe('Too many requests: rate limit exceeded');
-		expect(error?.description).toMatch(/^Cloud4Wi kept refusing for its rate limit\. A request is tried again 8 times at most/);
+		expect(error?.description).toMatch(
+			/^Cloud4Wi kept refusing for its rate limit\. A request is tried again 8 times at most/,
+		);
 	});
 });
 

@@ -74,7 +74,12 @@ test('an API refusal that quotes the Authorization header: the token is masked, 
 test('a redirect to an address that holds the token: the address is named with the token masked', async () => {
 	await runAction(ctx, listSegments);
 	const token = storedToken();
-	ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', status: 302, location: `https://elsewhere.example/t/${token}` });
+	ctx.sb.addFault({
+		method: 'GET',
+		path: '^/v2/customers/',
+		status: 302,
+		location: `https://elsewhere.example/t/${token}`,
+	});
 	const result = await runAction(ctx, getContact());
 	expect(result.error?.message).toBe(
 		'Cloud4Wi answered with a redirect (HTTP 302) to https://elsewhere.example/t/***, which was not followed',

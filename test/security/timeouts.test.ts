@@ -6,7 +6,15 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, RETRIES } from '../../nodes/Cloud4Wi/shared/transport';
 import type { TestContext } from '../harness/cloud4wi';
-import { ACTION_TYPE, apiCalls, CREDENTIAL_ID, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import {
+	ACTION_TYPE,
+	apiCalls,
+	CREDENTIAL_ID,
+	node,
+	runAction,
+	startCloud4Wi,
+	TRIGGER_TYPE,
+} from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, loadOptionsOf, pollOnce, testCredential } from '../harness/engine';
 
 const HANG = 10 * 60_000; // far longer than any limit here: the sandbox's close() cuts it short
@@ -277,7 +285,8 @@ describe('a login shared by many requests', () => {
 			nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
 			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
 		});
-	const noToken = () => ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
+	const noToken = () =>
+		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
 
 	test("a poll's login that never answers: the poll ends inside its budget, not after the login's 30 s", async () => {
 		const workflow = trigger();

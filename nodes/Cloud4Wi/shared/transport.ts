@@ -418,7 +418,10 @@ function within<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof OU
 /** A login and its request get the request's Timeout plus a login's time, within a poll's deadline. */
 function loginLimitOf(ctx: Cloud4WiContext, run: Run, timeoutMs: number) {
 	const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
-	return { ...limitOf(ctx, Math.max(1, Math.min(timeoutMs + LOGIN_TIMEOUT_MS, left))), ranOut: left < timeoutMs + LOGIN_TIMEOUT_MS };
+	return {
+		...limitOf(ctx, Math.max(1, Math.min(timeoutMs + LOGIN_TIMEOUT_MS, left))),
+		ranOut: left < timeoutMs + LOGIN_TIMEOUT_MS,
+	};
 }
 
 /** No token in time: the run's deadline passed (a timeout a poll hands over at), or the login itself took too long. */

@@ -130,6 +130,14 @@ function numberOf(value: unknown): number {
 	return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
 }
 
+/** An on/off value as mapped data gives it: true/false, the texts "true"/"false" (any case) or 1/0; else undefined. */
+export function onOffOf(value: unknown): boolean | undefined {
+	const answer = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (answer === true || answer === 'true' || answer === 1 || answer === '1') return true;
+	if (answer === false || answer === 'false' || answer === 0 || answer === '0') return false;
+	return undefined;
+}
+
 /** Reads typed parameters of one item and rejects bad ones with the field's name. */
 export class ItemInput {
 	constructor(
@@ -160,10 +168,9 @@ export class ItemInput {
 
 	/** An on/off value. Mapped data gives text, and Boolean("false") is true, so only clear answers are taken. */
 	onOff(value: unknown, label: string): boolean {
-		const answer = typeof value === 'string' ? value.trim().toLowerCase() : value;
-		if (answer === true || answer === 'true' || answer === 1 || answer === '1') return true;
-		if (answer === false || answer === 'false' || answer === 0 || answer === '0') return false;
-		this.fail(label, `must be true or false, got ${shown(value)}`);
+		const answer = onOffOf(value);
+		if (answer === undefined) this.fail(label, `must be true or false, got ${shown(value)}`);
+		return answer;
 	}
 
 	boolean(name: string, label: string, fallback = false): boolean {
