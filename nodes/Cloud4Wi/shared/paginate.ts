@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -8,6 +10,8 @@ import { cloud4WiApiRequest } from './transport';
 export const MAX_PAGE_SIZE = 10_000;
 /** `limit`/`offset` lists (hotspots) document no maximum; 1,000 is a page such lists commonly accept. */
 export const MAX_OFFSET_PAGE_SIZE = 1_000;
+/** Times an offset listing reads its list again from the start after the list changed under it, before it gives up. */
+export const MAX_REREADS = 3;
 
 /** How an endpoint pages. */
 export type Paging =
@@ -28,15 +32,54 @@ export function recordsOf(body: IDataObject, key?: string): IDataObject[] {
 	return (firstArray as IDataObject[] | undefined) ?? [];
 }
 
-/** What tells a page from another cheaply: its size and its first and last records, by id, else by whole content. */
+/** A record's id (`id`, a contact's `cid`, an event's `event.id`), as text; undefined for records without one. */
+function idOf(record: unknown): string | undefined {
+	if (record === null || typeof record !== 'object') return undefined;
+	const r = record as IDataObject;
+	const id = r.id ?? r.cid ?? ((r.event ?? {}) as IDataObject).id;
+	if (typeof id === 'string') return id;
+	return typeof id === 'number' ? String(id) : undefined;
+}
+
+/** What tells a record from another: its id, else its whole content. */
+function identity(record: unknown): string {
+	const id = idOf(record);
+	return id === undefined ? (JSON.stringify(record) ?? '') : `id ${id}`;
+}
+
+/** What tells a page from another cheaply: its size and its first and last records. */
 function pageMark(page: IDataObject[]): string {
-	const identity = (record: unknown): string => {
-		if (record === null || typeof record !== 'object') return JSON.stringify(record) ?? '';
-		const r = record as IDataObject;
-		const id = r.id ?? r.cid ?? ((r.event ?? {}) as IDataObject).id;
-		return typeof id === 'string' || typeof id === 'number' ? `id ${id}` : JSON.stringify(r);
-	};
 	return `${page.length}\n${identity(page[0])}\n${identity(page[page.length - 1])}`;
+}
+
+/**
+ * The records a listing has handed on, by identity: ids as the answer holds them (no copy), records without an id by a
+ * SHA-1 of their content (28 characters instead of the whole record kept twice).
+ */
+class HandedOn {
+	private readonly ids = new Set<string>();
+	private readonly contents = new Set<string>();
+
+	/** Adds the record; false if one with its identity was handed on before. */
+	add(record: unknown): boolean {
+		const id = idOf(record);
+		const set = id === undefined ? this.contents : this.ids;
+		const key = id ?? hash('sha1', identity(record), 'base64');
+		const before = set.size;
+		set.add(key);
+		return set.size > before;
+	}
+}
+
+/** The records of `page` not handed on before (the page itself when all are new, as they are unless Cloud4Wi repeats some). */
+function freshIn(page: IDataObject[], handed: HandedOn): IDataObject[] {
+	let fresh: IDataObject[] | undefined;
+	for (let i = 0; i < page.length; i++) {
+		const isNew = handed.add(page[i]);
+		if (!isNew && fresh === undefined) fresh = page.slice(0, i);
+		else if (isNew && fresh !== undefined) fresh.push(page[i]);
+	}
+	return fresh ?? page;
 }
 
 /** Errors that stopped a listing because Cloud4Wi sent a page it had sent before. */
@@ -49,11 +92,23 @@ function listingStopped(ctx: Cloud4WiContext, req: ApiRequest, message: string, 
 	return new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: req.itemIndex });
 }
 
+function repeatedPage(ctx: Cloud4WiContext, req: ApiRequest, message: string, description: string): NodeApiError {
+	const error = listingStopped(ctx, req, message, description);
+	repeatedPages.add(error);
+	return error;
+}
+
+/** An offset list's `count` when it is the number of all matching records; a count equal to its page's length may be the page's own. */
+function listCount(body: IDataObject, page: IDataObject[]): number | undefined {
+	return typeof body.count === 'number' && body.count !== page.length ? body.count : undefined;
+}
+
 /**
  * The one place paging happens: yields each page (its records and the whole answer), following the endpoint's paging until the records
- * run out, and never asks for a trailing empty page when the answer already says it was the last. A page that repeats an earlier one
- * (a service ignoring the scroll id or offset), or more records than the first `totalCount` and a page, stop the listing with an
- * error before that page is handed on, so no record comes out twice and no listing runs without end.
+ * run out, and never asks for a trailing empty page when the answer already says it was the last. No record is handed on twice in one
+ * listing: a record sent again (by id, else by content) is left out. A page that repeats an earlier one, or holds only records sent
+ * before (a service ignoring the scroll id or offset), or more records than the first `totalCount` and a page, stop the
+ * listing with an error before that page is handed on.
  */
 export async function* pagesOf(
 	this: Cloud4WiContext,
@@ -68,11 +123,17 @@ export async function* pagesOf(
 		yield { records: recordsOf(body, recordsKey), body };
 		return;
 	}
+	const handed = new HandedOn();
+	let read = 0; // records received, in all passes
+	let pageNumber = 0;
+	let rereads = 0;
 	let scrollId: string | undefined;
-	let seen = 0;
+	let seen = 0; // records received in this pass: the next offset
 	let announced: number | undefined;
-	const marks = new Map<string, number>(); // page mark -> page number, one short string per page
-	for (let pageNumber = 1; ; pageNumber++) {
+	let passCount: number | undefined; // an offset list's count on the first page of this pass that gave one
+	const marks = new Map<string, number>(); // page mark -> page number, one short string per page of this pass
+	for (;;) {
+		pageNumber++;
 		const query: IDataObject = { ...req.query };
 		if (paging.style === 'offset') {
 			Object.assign(query, { limit: pageSize, offset: seen });
@@ -82,34 +143,63 @@ export async function* pagesOf(
 		const { body } = await cloud4WiApiRequest.call(this, { ...req, query });
 		const page = recordsOf(body, recordsKey);
 		const total = typeof body.totalCount === 'number' ? body.totalCount : undefined;
+		read += page.length;
+
+		if (paging.style === 'offset') {
+			// A changed count means shifted offsets (a record missed or repeated): read again from the start, MAX_REREADS times.
+			const count = listCount(body, page);
+			if (seen > 0 && count !== undefined && passCount !== undefined && count !== passCount) {
+				if (rereads++ === MAX_REREADS) {
+					throw listingStopped(
+						this,
+						req,
+						'The list changed in Cloud4Wi while it was being read',
+						`Its count went from ${passCount} to ${count} between two pages, and reading it again from the start ${MAX_REREADS} times did not get a list that held still, so the listing was stopped rather than miss or repeat a record. Try again later, or narrow the list with the filters.`,
+					);
+				}
+				seen = 0;
+				passCount = undefined;
+				marks.clear();
+				continue;
+			}
+			passCount ??= count;
+		}
 		seen += page.length;
 
 		if (page.length > 0) {
 			const mark = pageMark(page);
 			const earlier = marks.get(mark);
 			if (earlier !== undefined) {
-				const error = listingStopped(
+				throw repeatedPage(
 					this,
 					req,
 					'Cloud4Wi sent the same page again',
 					`Page ${pageNumber} held the same records as page ${earlier}, so the listing was stopped and nothing is repeated. Cloud4Wi may be ignoring the scroll ID or offset: try again later.`,
 				);
-				repeatedPages.add(error);
-				throw error;
 			}
 			marks.set(mark, pageNumber);
 		}
 		// A scroll is a snapshot: the first count, plus a page for records added meanwhile, is the most there can be.
 		announced ??= total;
-		if (announced !== undefined && seen > announced + pageSize) {
+		if (announced !== undefined && read > announced + pageSize) {
 			throw listingStopped(
 				this,
 				req,
 				`Cloud4Wi sent more records than the ${announced} it announced`,
-				`After ${seen} records on ${pageNumber} pages the listing was stopped so that it cannot run on without end. Try again later.`,
+				`After ${read} records on ${pageNumber} pages the listing was stopped so that it cannot run on without end. Try again later.`,
 			);
 		}
-		yield { records: page, body };
+		const records = freshIn(page, handed);
+		// A full page of records all sent before, outside a reading again: the service is not moving on.
+		if (records.length === 0 && page.length === pageSize && rereads === 0) {
+			throw repeatedPage(
+				this,
+				req,
+				'Cloud4Wi sent records it had already sent',
+				`Page ${pageNumber} held only records of earlier pages, so the listing was stopped and nothing is repeated. Cloud4Wi may be ignoring the scroll ID or offset: try again later.`,
+			);
+		}
+		yield { records, body };
 
 		const nextId = paging.style === 'scroll' ? body[paging.idField] : undefined;
 		const lastPage =
