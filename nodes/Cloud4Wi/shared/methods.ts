@@ -1,10 +1,20 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fetchRecords } from './paginate';
 import type { PathId } from './path';
 import { pathIdProblem } from './path';
-import { apiPath, credentialsOf } from './transport';
+import { apiPath, credentialsOf, isTimeout, startRun } from './transport';
+
+/**
+ * How long a dropdown waits for its list: someone in the editor watching it load gives up well before a minute, and
+ * without a limit a Cloud4Wi that does not answer kept it loading through 5 tries of 30 s and their pauses.
+ */
+export const DROPDOWN_BUDGET_MS = 60_000;
+/** Most records a dropdown loads: more options than anyone scrolls through (10 requests of 1,000 hotspots). */
+export const MAX_DROPDOWN_RECORDS = 10_000;
+
+const NOUNS = { locations: 'location', segments: 'segment', hotspots: 'hotspot' } as const;
 
 /** The organization typed in the node, else the credential's default (dropdowns load before any item exists). */
 async function organizationOf(ctx: ILoadOptionsFunctions): Promise<PathId | undefined> {
@@ -23,6 +33,7 @@ async function organizationOf(ctx: ILoadOptionsFunctions): Promise<PathId | unde
 }
 
 async function listOf(ctx: ILoadOptionsFunctions, kind: 'locations' | 'segments' | 'hotspots'): Promise<IDataObject[]> {
+	void startRun(ctx, { deadline: Date.now() + DROPDOWN_BUDGET_MS }); // before the credential is first read, which starts a run
 	const org = await organizationOf(ctx);
 	if (!org) return [];
 	const requests = {
@@ -31,7 +42,35 @@ async function listOf(ctx: ILoadOptionsFunctions, kind: 'locations' | 'segments'
 		hotspots: { path: apiPath`/v3/hotspots/organizations/${org}`, paging: { style: 'offset' } as const },
 	};
 	const { path, paging } = requests[kind];
-	return await fetchRecords.call(ctx, { method: 'GET', path }, kind, paging);
+	const noun = NOUNS[kind];
+	const instead = `Type the ${noun} ID instead: choose ID in place of From List, or, where there is no such choice, switch the field to Expression.`;
+	let records: IDataObject[];
+	try {
+		records = await fetchRecords.call(ctx, { method: 'GET', path }, kind, paging, MAX_DROPDOWN_RECORDS + 1);
+	} catch (error) {
+		const failure = error as NodeApiError; // from the transport or the paging: already an n8n error
+		if (!isTimeout(failure)) throw failure;
+		const message = `The ${noun} list did not load within ${DROPDOWN_BUDGET_MS / 1000} s: type the ${noun} ID instead`;
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message },
+			{
+				message,
+				description: `Cloud4Wi did not send the list in time. ${instead} Or try again later.`,
+			},
+		);
+	}
+	if (records.length > MAX_DROPDOWN_RECORDS) {
+		const max = MAX_DROPDOWN_RECORDS.toLocaleString('en-US');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`More than ${max} ${kind}, too many to list: type the ${noun} ID instead`,
+			{
+				description: `The list stops at ${max} ${kind}, more than anyone can pick from. ${instead}`,
+			},
+		);
+	}
+	return records;
 }
 
 function toOptions(records: IDataObject[]): INodePropertyOptions[] {

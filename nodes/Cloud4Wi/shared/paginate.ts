@@ -10,6 +10,13 @@ import { cloud4WiApiRequest } from './transport';
 export const MAX_PAGE_SIZE = 10_000;
 /** `limit`/`offset` lists (hotspots) document no maximum; 1,000 is a page such lists commonly accept. */
 export const MAX_OFFSET_PAGE_SIZE = 1_000;
+/**
+ * Most records one listing reads, with or without a total. At the bench's 0.8 KB of heap per event, the smallest records
+ * measured, 2 M is 1.6 GB held, plus about 1 GB of JSON when n8n saves the execution: most of the heap even a large n8n
+ * has by default (V8 gives at most about 4 GB, less on smaller machines; contacts, at 2.4 KB, fill it before 2 M). So a
+ * real listing that large could hardly finish in n8n anyway, and one that never ends is stopped while n8n has memory left.
+ */
+export const MAX_LISTING_RECORDS = 2_000_000;
 /** Times an offset listing reads its list again from the start after the list changed under it, before it gives up. */
 export const MAX_REREADS = 3;
 
@@ -107,8 +114,8 @@ function listCount(body: IDataObject, page: IDataObject[]): number | undefined {
  * The one place paging happens: yields each page (its records and the whole answer), following the endpoint's paging until the records
  * run out, and never asks for a trailing empty page when the answer already says it was the last. No record is handed on twice in one
  * listing: a record sent again (by id, else by content) is left out. A page that repeats an earlier one, or holds only records sent
- * before (a service ignoring the scroll id or offset), or more records than the first `totalCount` and a page, stop the
- * listing with an error before that page is handed on.
+ * before (a service ignoring the scroll id or offset), more records than the first `totalCount` and a page, or more than
+ * MAX_LISTING_RECORDS, stop the listing with an error before that page is handed on, so no listing runs without end.
  */
 export async function* pagesOf(
 	this: Cloud4WiContext,
@@ -187,6 +194,14 @@ export async function* pagesOf(
 				req,
 				`Cloud4Wi sent more records than the ${announced} it announced`,
 				`After ${read} records on ${pageNumber} pages the listing was stopped so that it cannot run on without end. Try again later.`,
+			);
+		}
+		if (read > MAX_LISTING_RECORDS) {
+			throw listingStopped(
+				this,
+				req,
+				`Cloud4Wi sent more than ${MAX_LISTING_RECORDS.toLocaleString('en-US')} records for one list`,
+				`The listing was stopped after ${pageNumber} pages so that it cannot run on without end and fill n8n's memory. Narrow the list with the filters (a date range, say), or turn off Return All and set a Limit.`,
 			);
 		}
 		const records = freshIn(page, handed);
