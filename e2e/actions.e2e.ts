@@ -45,6 +45,29 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 	let checks: Check[] = [];
 	const requests = async () =>
 		(await sandbox.admin<{ requests: LoggedRequest[] }>('GET', '/__admin/requests')).requests;
+	/** `n8n execute` of a workflow `times` times, each a new process; `each` gets the requests it caused and its outcome. */
+	async function executeTimes(
+		workflowId: string,
+		times: number,
+		name: string,
+		each: (
+			i: number,
+			seen: LoggedRequest[],
+			ran: { code: number | null; error: string | null; contacts: number },
+		) => Promise<void>,
+	) {
+		for (let i = 1; i <= times; i++) {
+			await sandbox.admin('DELETE', '/__admin/requests');
+			const result = await n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
+			writeFileSync(join(dir, `${name}-${i}.out`), result.stdout + result.stderr);
+			const { run } = parseExecuteOutput(result.stdout);
+			await each(i, await requests(), {
+				code: result.code,
+				error: run ? runError(run) : 'no run data',
+				contacts: run?.data?.resultData?.runData?.Contacts?.[0]?.data?.main?.[0]?.length ?? 0,
+			});
+		}
+	}
 	const state = (file: string) =>
 		sandbox.admin('GET', '/__admin/state').then((s) => writeFileSync(join(dir, file), JSON.stringify(s)));
 
@@ -115,21 +138,14 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		}> = [];
 		beforeAll(async () => {
 			await sandbox.admin('POST', '/__admin/expired-status', { status });
-			for (let i = 1; i <= 3; i++) {
-				await sandbox.admin('DELETE', '/__admin/requests');
-				const result = await n8n.cli(['execute', '--id=c4wE2eExpiry0001', '--rawOutput']);
-				writeFileSync(join(dir, `expiry-${status}-${i}.out`), result.stdout + result.stderr);
-				const seen = await requests();
-				const { run } = parseExecuteOutput(result.stdout);
+			await executeTimes('c4wE2eExpiry0001', 3, `expiry-${status}`, async (i, seen, ran) => {
 				runs.push({
-					code: result.code,
-					error: run ? runError(run) : 'no run data',
-					contacts: run?.data?.resultData?.runData?.Contacts?.[0]?.data?.main?.[0]?.length ?? 0,
+					...ran,
 					logins: seen.filter((r) => r.path === LOGIN).length,
 					refused: seen.filter((r) => r.status === status).length,
 				});
 				if (i === 1) await sandbox.admin('POST', '/__admin/tokens/expire');
-			}
+			});
 		}, 600_000);
 
 		test('all three executions succeed, each with its 5 contacts', () => {
@@ -147,24 +163,22 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 
 	/** Two `n8n execute` runs of every contact's opt-ins against a service that takes 4 at once: two processes, one workflow. */
 	describe('a limit the service showed one execution is known to the next, a new process', () => {
-		const runs: Array<{ code: number | null; error: string | null; contacts: number; written: number; refused: number }> =
-			[];
+		const runs: Array<{
+			code: number | null;
+			error: string | null;
+			contacts: number;
+			written: number;
+			refused: number;
+		}> = [];
 		beforeAll(async () => {
 			await sandbox.admin('POST', '/__admin/load', { latencyMs: 20, maxInFlight: 4, retryAfterS: 1 });
-			for (let i = 1; i <= 2; i++) {
-				await sandbox.admin('DELETE', '/__admin/requests');
-				const result = await n8n.cli(['execute', '--id=c4wE2eLimits0001', '--rawOutput']);
-				writeFileSync(join(dir, `learned-limit-${i}.out`), result.stdout + result.stderr);
-				const seen = await requests();
-				const { run } = parseExecuteOutput(result.stdout);
+			await executeTimes('c4wE2eLimits0001', 2, 'learned-limit', async (_, seen, ran) => {
 				runs.push({
-					code: result.code,
-					error: run ? runError(run) : 'no run data',
-					contacts: run?.data?.resultData?.runData?.Contacts?.[0]?.data?.main?.[0]?.length ?? 0,
+					...ran,
 					written: seen.filter((r) => r.method === 'PUT' && r.status === 200).length,
 					refused: seen.filter((r) => r.status === 429).length,
 				});
-			}
+			});
 			await sandbox.admin('POST', '/__admin/load', { latencyMs: 0, maxInFlight: 0 });
 		}, 300_000);
 
