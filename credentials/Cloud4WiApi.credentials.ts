@@ -173,7 +173,8 @@ export class Cloud4WiApi implements ICredentialType {
 		}
 
 		const body = (response.body ?? {}) as { token?: unknown; message?: unknown };
-		if (response.statusCode !== 200) {
+		// Any 2xx: the vendor documents 201 ("request accepted") for every endpoint.
+		if (response.statusCode < 200 || response.statusCode > 299) {
 			// A fresh error without the request: the secret travels in its body and must not surface, nor where the
 			// service quotes it back.
 			const secret = String(credentials.clientSecret ?? '');

@@ -3,7 +3,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { EVENT_KIND_OPTIONS } from '../Cloud4Wi/shared/constants';
 import { byDisplayName, organizationIdField } from '../Cloud4Wi/shared/descriptions';
-import { eventId, kindFilter } from '../Cloud4Wi/shared/events';
+import { eventId, kindFilter, utcMs } from '../Cloud4Wi/shared/events';
 import { loadOptions } from '../Cloud4Wi/shared/methods';
 import { isRepeatedPage, MAX_PAGE_SIZE, pagesOf } from '../Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
@@ -45,7 +45,7 @@ function seenIn(state: PollState): Map<string, number> {
 /** When the event says it was created (ms): `when.createdAt` of the live shape; NaN for the spec's schema form, which has no `when`. */
 function createdAtOf(record: IDataObject): number {
 	const when = (record.when ?? {}) as IDataObject;
-	return Date.parse(String(when.createdAt ?? ''));
+	return utcMs(when.createdAt);
 }
 
 /** A time the event was created no earlier than (ms): its creation time, else a visit's start (a visit is recorded when the guest leaves). */
@@ -53,7 +53,7 @@ function createdNotBefore(record: IDataObject): number {
 	const at = createdAtOf(record);
 	if (!Number.isNaN(at)) return at;
 	const visit = (((record.event ?? record) as IDataObject).visit ?? {}) as IDataObject;
-	return Date.parse(String(visit.startAt ?? ''));
+	return utcMs(visit.startAt);
 }
 
 export class Cloud4WiTrigger implements INodeType {
@@ -253,7 +253,7 @@ export class Cloud4WiTrigger implements INodeType {
 		try {
 			for await (const { records, body } of pages) {
 				pagesRead++;
-				if (Number.isNaN(serverNow)) serverNow = Date.parse(String(body.generated ?? ''));
+				if (Number.isNaN(serverNow)) serverNow = utcMs(body.generated);
 				// Event times past the service's clock (`generated`; without it, n8n's) are wrong and say nothing about how far the read got.
 				const clock = Number.isNaN(serverNow) ? Date.now() : serverNow;
 				for (const event of records) {

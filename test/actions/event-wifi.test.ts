@@ -143,8 +143,8 @@ describe('event: Get Many (organization)', () => {
 		expect(pages[0].query).toEqual({ enableScroll: 'true', size: '10000' });
 		const scrollId = pages[1].query.scrollId;
 		expect(scrollId).toEqual(expect.any(String));
-		expect(pages[1].query).toEqual({ scrollId, size: '10000' });
-		expect(pages[2].query).toEqual({ scrollId, size: '10000' });
+		expect(pages[1].query).toEqual({ enableScroll: 'true', scrollId, size: '10000' });
+		expect(pages[2].query).toEqual({ enableScroll: 'true', scrollId, size: '10000' });
 		const expected = ofKinds(ctx.sb.data.events, kinds);
 		expect(expected.length).toBeGreaterThan(100);
 		expect(new Set(out.map((e) => (e.event as IDataObject).type))).toEqual(new Set(kinds));
@@ -158,8 +158,8 @@ describe('event: Get Many (organization)', () => {
 		expect(pages).toHaveLength(3);
 		expect(pages.every((r) => r.method === 'GET' && r.path === eventsPath() && r.status === 200)).toBe(true);
 		expect(pages[0].query).toEqual({ enableScroll: 'true', size: '10000' });
-		expect(pages[1].query).toEqual({ scrollId: expect.any(String), size: '10000' });
-		expect(pages[2].query).toEqual({ scrollId: pages[1].query.scrollId, size: '10000' });
+		expect(pages[1].query).toEqual({ enableScroll: 'true', scrollId: expect.any(String), size: '10000' });
+		expect(pages[2].query).toEqual({ enableScroll: 'true', scrollId: pages[1].query.scrollId, size: '10000' });
 		expect(out).toHaveLength(EVENTS + injected.length);
 		expect(new Set(out.map(idOf))).toEqual(new Set(ctx.sb.data.events.map(idOf)));
 	});
@@ -207,7 +207,7 @@ describe('event: Get Many (organization)', () => {
 		expect(error).toBeUndefined();
 		expect(apiRequests().map((r) => r.query)).toEqual([
 			{ enableScroll: 'true', size: '10000', sortBy: 'utcTime', sortReverse: 'false' },
-			{ scrollId: expect.any(String), size: '10000', sortBy: 'utcTime', sortReverse: 'false' },
+			{ enableScroll: 'true', scrollId: expect.any(String), size: '10000', sortBy: 'utcTime', sortReverse: 'false' },
 		]);
 		expect(out.map(idOf)).toEqual(ofKinds(stream, kinds).slice(0, limit).map(idOf));
 	});
@@ -518,7 +518,9 @@ describe('service errors, retries, token renewal and items', () => {
 		expect(pages.map((r) => r.status)).toEqual([200, 403, 200, 200]);
 		expect(pages[0].query).toEqual({ enableScroll: 'true', size: '10000' });
 		const scrollId = pages[1].query.scrollId;
-		expect(pages.slice(1).map((r) => r.query)).toEqual(Array(3).fill({ scrollId, size: '10000' }));
+		expect(pages.slice(1).map((r) => r.query)).toEqual(
+			Array(3).fill({ enableScroll: 'true', scrollId, size: '10000' }),
+		);
 		expect(pages[2].authorization).not.toBe(pages[1].authorization);
 		expect(out).toHaveLength(EVENTS + injected.length);
 		expect(new Set(out.map(idOf)).size).toBe(EVENTS + injected.length);

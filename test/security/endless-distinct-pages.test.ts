@@ -125,7 +125,7 @@ describe('Return All', () => {
 		const calls = queries.filter((q) => q.path === '/v1/organizations/org-1/events');
 		expect(calls).toHaveLength(LISTING_RECORDS / 10_000 + 1);
 		expect(calls[0].query).toEqual({ enableScroll: 'true', size: '10000' });
-		expect(calls[200].query).toEqual({ scrollId: 's200', size: '10000' });
+		expect(calls[200].query).toEqual({ enableScroll: 'true', scrollId: 's200', size: '10000' });
 		expect(Date.now() - started).toBeLessThan(60_000);
 	}, 120_000);
 });

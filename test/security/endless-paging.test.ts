@@ -94,7 +94,7 @@ describe('a service that ignores the offset or the scroll id', () => {
 		const calls = apiRequests(path);
 		expect(calls).toHaveLength(2);
 		expect(calls[0].query).toMatchObject({ enableScroll: 'true', size: '10000' });
-		expect(calls[1].query).toEqual({ scrollId: expect.any(String), size: '10000' });
+		expect(calls[1].query).toEqual({ enableScroll: 'true', scrollId: expect.any(String), size: '10000' });
 	});
 
 	test('WiFi Connection Get Many, Return All: records without an id are told apart by their content', async () => {

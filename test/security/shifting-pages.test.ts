@@ -147,8 +147,8 @@ describe('scroll lists whose pages overlap', () => {
 		expect(ids).toEqual(events(0, 20_500).map((e) => e.event.id));
 		expect(apiRequests(`/v1/organizations/${org}/events`).map((r) => r.query)).toEqual([
 			{ enableScroll: 'true', size: '10000' },
-			{ scrollId: 'scroll-1', size: '10000' },
-			{ scrollId: 'scroll-1', size: '10000' },
+			{ enableScroll: 'true', scrollId: 'scroll-1', size: '10000' },
+			{ enableScroll: 'true', scrollId: 'scroll-1', size: '10000' },
 		]);
 	});
 

@@ -28,3 +28,10 @@ export function kindFilter(kinds: string[]): { query?: string; keep: (record: ID
 		keep: (record) => chosen.has(eventKind(record) ?? ''),
 	};
 }
+
+/** A time Cloud4Wi gives (ISO 8601, UTC) in ms: one written without a zone is UTC too, not n8n's local time. */
+export function utcMs(value: unknown): number {
+	const text = typeof value === 'string' ? value.trim() : '';
+	const zoneless = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(text);
+	return Date.parse(zoneless ? `${text.replace(' ', 'T')}Z` : text);
+}

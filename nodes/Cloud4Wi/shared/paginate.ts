@@ -145,7 +145,8 @@ export async function* pagesOf(
 		if (paging.style === 'offset') {
 			Object.assign(query, { limit: pageSize, offset: seen });
 		} else {
-			Object.assign(query, { size: pageSize }, scrollId ? { [paging.idParam]: scrollId } : paging.open);
+			// What opens the scroll goes with every page: a service may give the next scroll id only when asked each time.
+			Object.assign(query, { size: pageSize }, paging.open, scrollId ? { [paging.idParam]: scrollId } : {});
 		}
 		const { body } = await cloud4WiApiRequest.call(this, { ...req, query });
 		const page = recordsOf(body, recordsKey);
@@ -216,14 +217,40 @@ export async function* pagesOf(
 		}
 		yield { records, body };
 
-		const nextId = paging.style === 'scroll' ? body[paging.idField] : undefined;
+		const nextId = paging.style === 'scroll' ? scrollIdOf(body, paging.idField) : undefined;
+		// How many the answers say there are: a scroll's totalCount, an offset list's count. A shorter page than asked
+		// for is the last only when they say nothing: a service may cap the page size below ours.
+		const expected = paging.style === 'offset' ? passCount : (total ?? announced);
 		const lastPage =
-			page.length < pageSize ||
-			(total !== undefined && seen >= total) ||
-			(paging.style === 'scroll' && (typeof nextId !== 'string' || nextId === ''));
+			page.length === 0 ||
+			(expected !== undefined ? seen >= expected : page.length < pageSize) ||
+			(paging.style === 'scroll' && nextId === undefined);
+		if (
+			paging.style === 'scroll' &&
+			nextId === undefined &&
+			page.length > 0 &&
+			expected !== undefined &&
+			seen < expected
+		) {
+			throw listingStopped(
+				this,
+				req,
+				`Cloud4Wi announced ${expected} records but gave no scroll ID to read past ${seen}`,
+				'The listing was stopped rather than end short without saying so. Try again later.',
+			);
+		}
 		if (lastPage) return;
-		if (typeof nextId === 'string') scrollId = nextId;
+		scrollId = nextId;
 	}
+}
+
+/** An answer's scroll id, under whichever name Cloud4Wi gives it: its docs use sId, sid and scrollId. */
+function scrollIdOf(body: IDataObject, field: string): string | undefined {
+	for (const name of [field, 'sId', 'sid', 'scrollId']) {
+		const value = body[name];
+		if (typeof value === 'string' && value !== '') return value;
+	}
+	return undefined;
 }
 
 /** All records (max undefined) or at most `max`, asking for no more than needed. */

@@ -576,11 +576,12 @@ function notJson(text: string): string {
 	return HTML.test(text) ? 'an HTML page instead of JSON' : 'a body that is not JSON, or was cut short';
 }
 
-/** The JSON object of a body, or undefined. */
+/** The JSON object of a body, or undefined; a bare list comes as `{ records }` (the spec shows no body for some lists). */
 function jsonObject(text: string): IDataObject | undefined {
 	try {
 		const parsed: unknown = JSON.parse(text);
-		return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
+		if (Array.isArray(parsed)) return { records: parsed as IDataObject[] };
+		return parsed && typeof parsed === 'object' ? (parsed as IDataObject) : undefined;
 	} catch {
 		return undefined;
 	}

@@ -101,17 +101,19 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		notFound: `contact "${contactId}"`,
 		scopes: 'organization_write, customer_write',
 	});
-	// 207 means some were not applied; the answer maps each applied key to its new value.
-	const notUpdated =
-		status === 207 ? policies.filter((p) => body[p.policyKey] !== p.accepted).map((p) => p.policyKey) : [];
-	if (notUpdated.length && failOnPartial) {
+	// 207 means some were not applied; the answer maps each applied key to its new value (it may not tell which).
+	const allUpdated = status !== 207;
+	const notUpdated = allUpdated ? [] : policies.filter((p) => body[p.policyKey] !== p.accepted).map((p) => p.policyKey);
+	if (!allUpdated && failOnPartial) {
 		throw new NodeApiError(this.getNode(), body as JsonObject, {
-			message: `Cloud4Wi did not update these opt-ins: ${notUpdated.join(', ')}`,
+			message: notUpdated.length
+				? `Cloud4Wi did not update these opt-ins: ${notUpdated.join(', ')}`
+				: 'Cloud4Wi answered that some opt-ins were not updated (HTTP 207), without saying which',
 			description:
 				'The other opt-ins were updated. Check the custom opt-in titles, or turn off "Error If Some Not Updated".',
 			httpCode: '207',
 			itemIndex: input.itemIndex,
 		});
 	}
-	return [{ contactId, allUpdated: notUpdated.length === 0, notUpdated, optIns: body }];
+	return [{ contactId, allUpdated, notUpdated, optIns: body }];
 }

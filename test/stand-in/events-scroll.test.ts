@@ -1,0 +1,76 @@
+/**
+ * Spec, GET /v1/organizations/{cid}/events: "enableScroll | boolean | when true the response contains a scrollId".
+ * A stand-in that follows this literally gives a scroll id only to requests that ask with enableScroll=true, so the
+ * node asks with it on every page (it used to ask on the first only, and stopped after 20,000 of 25,000 events).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { runAction } from '../harness/cloud4wi';
+import type { TestContext } from '../harness/cloud4wi';
+import { ORG, standIn } from '../harness/stand-in';
+import type { StandIn } from '../harness/stand-in';
+
+const TOTAL = 25_000;
+const events = Array.from({ length: TOTAL }, (_, i) => ({
+	organizationId: ORG,
+	customerId: `c${i % 50}`,
+	event: { type: 'signup', id: `e${i}l`, signup: { source: 'wifi' } },
+	where: { locationId: 'loc-1', locationName: 'Milano' },
+	when: { createdAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), createdAtLocal: '', timezone: 'UTC' },
+}));
+
+let si: StandIn;
+afterEach(async () => await si.close());
+
+function literalScrolls() {
+	const scrolls = new Map<string, number>();
+	let n = 0;
+	return (r: { path: string; query: Record<string, string> }) => {
+		if (r.path !== `/v1/organizations/${ORG}/events`) return undefined;
+		const size = Number(r.query.size ?? 100);
+		let id = r.query.scrollId;
+		let position = 0;
+		if (id) position = scrolls.get(id) ?? 0;
+		else if (r.query.enableScroll === 'true') scrolls.set((id = `scroll-${++n}`), 0);
+		const page = events.slice(position, position + size);
+		if (id) scrolls.set(id, position + page.length);
+		const body: IDataObject = { status: 'ok', generated: new Date().toISOString(), count: page.length, events: page };
+		if (r.query.enableScroll === 'true') body.scrollId = id; // "when true the response contains a scrollId"
+		return { body };
+	};
+}
+
+test('Event > Get Many, Return All, reads every page from a stand-in that gives scrollId only when enableScroll=true', async () => {
+	si = await standIn(literalScrolls());
+	const result = await runAction({ store: si.store } as unknown as TestContext, {
+		resource: 'event',
+		operation: 'getAll',
+		returnAll: true,
+		filters: {},
+	});
+	const calls = si.requests.filter((r) => r.path.endsWith('/events'));
+	expect(result.error).toBeUndefined();
+	expect(result.json.length).toBe(TOTAL);
+	expect(calls.map((r) => [r.query.enableScroll, r.query.scrollId])).toEqual([
+		['true', undefined],
+		['true', 'scroll-1'],
+		['true', 'scroll-1'],
+	]);
+});
+
+test('Trigger (Start From a date) emits every event of a 25,000-event backlog from the same literal stand-in', async () => {
+	si = await standIn(literalScrolls());
+	const { buildWorkflow, pollOnce } = await import('../harness/engine');
+	const { node, TRIGGER_TYPE } = await import('../harness/cloud4wi');
+	const workflow = buildWorkflow({
+		nodes: [
+			node('Trigger', TRIGGER_TYPE, { events: [], options: { startFrom: 'date', startDate: '2024-12-31T00:00:00Z' } }),
+			node('Done', 'test.noOp', {}),
+		],
+		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+	});
+	const first = await pollOnce(workflow, si.store, 'Trigger');
+	const second = await pollOnce(workflow, si.store, 'Trigger');
+	const emitted = (first.emitted?.length ?? 0) + (second.emitted?.length ?? 0);
+	expect(emitted).toBe(TOTAL);
+}, 120_000);

@@ -1,0 +1,57 @@
+/**
+ * Spec, GET /v3/hotspots/organizations/{cid}: "Query (all optional, strings): ... `limit`, `offset`. 200 body: `status`,
+ * `generated`, `count` number, `hotspots` array of Hotspot." No maximum for `limit` is given: a stand-in may cap it
+ * (here at 100). A page shorter than asked for is the last only when `count` says nothing more matches (the node used
+ * to stop at the first short page and returned 100 of 250).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { node, ACTION_TYPE, runAction } from '../harness/cloud4wi';
+import type { TestContext } from '../harness/cloud4wi';
+import { loadOptionsOf } from '../harness/engine';
+import { ORG, standIn } from '../harness/stand-in';
+import type { StandIn } from '../harness/stand-in';
+
+const TOTAL = 250;
+const hotspots: IDataObject[] = Array.from({ length: TOTAL }, (_, i) => ({
+	id: `h${String(i).padStart(4, '0')}`,
+	name: `AP ${i}`,
+	hotspotIdentifier: `ap-${i}`,
+	venueId: 'loc-1',
+	deleted: false,
+}));
+
+let si: StandIn;
+afterEach(async () => await si.close());
+
+const capped = () =>
+	standIn((r) => {
+		if (r.path !== `/v3/hotspots/organizations/${ORG}`) return undefined;
+		const limit = Math.min(Number(r.query.limit ?? 20), 100); // the stand-in's own page cap
+		const offset = Number(r.query.offset ?? 0);
+		const page = hotspots.slice(offset, offset + limit);
+		return { body: { status: 'ok', generated: new Date().toISOString(), count: TOTAL, hotspots: page } };
+	});
+
+test('Hotspot > Get Many, Return All, gets all 250 hotspots', async () => {
+	si = await capped();
+	const result = await runAction({ store: si.store } as unknown as TestContext, {
+		resource: 'hotspot',
+		operation: 'getAll',
+		returnAll: true,
+		filters: {},
+	});
+	const offsets = si.requests.filter((r) => r.path.startsWith('/v3/')).map((r) => r.query.offset);
+	expect(result.json.length).toBe(TOTAL);
+	expect(offsets).toEqual(['0', '100', '200']); // 50 at 200 make the 250 the count said: no request for an empty page
+});
+
+test('the Hotspot dropdown lists all 250 hotspots', async () => {
+	si = await capped();
+	const options = (await loadOptionsOf(
+		si.store,
+		node('Cloud4Wi', ACTION_TYPE, { resource: 'wifiConnection', operation: 'getAll' }),
+		'getHotspots',
+	)) as unknown[];
+	expect(options.length).toBe(TOTAL);
+});

@@ -1,0 +1,36 @@
+/**
+ * Spec, PUT /v1/customers/{cid}/policies: "207: some opt-ins were not updated; details in the body. Both bodies are an
+ * object whose keys are policy keys and whose values are booleans giving the new value of each policy."
+ * A stand-in that lists every requested policy with its value after the call (an opt-in not applied keeps its old
+ * value) is conforming: when that old value equals the one asked for, nothing differs, yet the answer is a 207. The
+ * node then reports allUpdated: false and, with "Error If Some Not Updated", fails the item.
+ */
+import type { TestContext } from '../harness/cloud4wi';
+import { runAction, startCloud4Wi } from '../harness/cloud4wi';
+
+let ctx: TestContext;
+afterEach(async () => await ctx.sb.close());
+
+test('a 207 is never reported as all updated, and fails the item with Error If Some Not Updated', async () => {
+	ctx = await startCloud4Wi();
+	const contactId = ctx.sb.data.contacts[0]!.cid;
+	ctx.sb.addFault({
+		method: 'PUT',
+		path: '/policies$',
+		status: 207,
+		body: { mktgCommunications: true, 'customs.Loyalty Club': false }, // the custom opt-in was not applied
+	});
+	const result = await runAction(ctx, {
+		resource: 'contact',
+		operation: 'updateOptIns',
+		contactId,
+		optIns: {
+			optIn: [
+				{ policy: 'mktgCommunications', accepted: true },
+				{ policy: 'custom', customTitle: 'Loyalty Club', accepted: false },
+			],
+		},
+		options: { failOnPartial: true },
+	});
+	expect(result.error).toBeDefined();
+});
