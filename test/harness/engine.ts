@@ -12,6 +12,7 @@ import {
 	LoadOptionsContext,
 	PollContext,
 	RoutingNode,
+	SupplyDataContext,
 	TriggersAndPollers,
 	WorkflowExecute,
 } from 'n8n-core';
@@ -34,7 +35,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -355,6 +356,70 @@ export async function runWorkflow(
 		output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [],
 		error: run.data.resultData.error as RunResult['error'],
 	};
+}
+
+/** n8n-core's own tool invocation: what an AI Agent calls when it uses a node as a tool (not in n8n-core's index). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { makeHandleToolInvocation } =
+	require('n8n-core/dist/execution-engine/node-execution-context/utils/get-input-connection-data') as {
+		makeHandleToolInvocation: (
+			contextFactory: (runIndex: number) => SupplyDataContext,
+			node: INode,
+			nodeType: INodeType,
+			runExecutionData: IRunExecutionData,
+		) => (toolArgs: IDataObject) => Promise<string>;
+	};
+
+/**
+ * One call of a node by an AI Agent, as n8n 2.x makes it: the node's `execute` in a SupplyDataContext whose one
+ * input item is the tool's arguments (what `$fromAI()` reads). Returns the JSON string the agent receives; throws
+ * what the agent would be told on failure.
+ */
+export async function runAsTool(
+	workflow: Workflow,
+	store: CredentialStore,
+	toolName: string,
+	toolArgs: IDataObject,
+): Promise<string> {
+	const tool = workflow.getNode(toolName)!;
+	const agent: INode = {
+		id: 'agent',
+		name: 'AI Agent',
+		type: 'test.agent',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const hooks = new ExecutionLifecycleHooks('manual', 'tool-1', {
+		id: workflow.id,
+		name: workflow.name,
+	} as IWorkflowBase);
+	const additionalData = additionalDataFor(store, hooks);
+	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
+	const executeData = { node: agent, data: { main: [[{ json: {} }]] }, source: null } as IExecuteData;
+	const contextFactory = (runIndex: number) =>
+		new SupplyDataContext(
+			workflow,
+			tool,
+			additionalData,
+			'manual',
+			runExecutionData,
+			runIndex,
+			[],
+			{},
+			NodeConnectionTypes.AiTool,
+			executeData,
+			[],
+			undefined,
+			agent,
+		);
+	const invoke = makeHandleToolInvocation(
+		contextFactory,
+		tool,
+		nodeTypes.getByName(tool.type) as INodeType,
+		runExecutionData,
+	);
+	return await invoke(toolArgs);
 }
 
 /**

@@ -147,8 +147,11 @@ export async function rememberLimits(ctx: IExecuteFunctions): Promise<void> {
 	const entry: StoredLimit = { baseUrl: run.baseUrl, ...learned };
 	const stored = storedLimits(ctx)?.[credentialId];
 	if (stored && (Object.keys(entry) as Array<keyof StoredLimit>).every((k) => stored[k] === entry[k])) return;
-	const staticData = ctx.getWorkflowStaticData('global');
-	staticData[LIMITS_KEY] = { ...storedLimits(ctx), [credentialId]: entry };
+	try {
+		ctx.getWorkflowStaticData('global')[LIMITS_KEY] = { ...storedLimits(ctx), [credentialId]: entry };
+	} catch {
+		// a context without workflow data: the limit stays known to this process only, and the run's outcome stands
+	}
 }
 
 /** Calls `listener` with the end of every pause a 429 sets on this run's account; returns the way to stop listening. */
