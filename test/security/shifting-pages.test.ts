@@ -176,6 +176,28 @@ describe('scroll lists whose pages overlap', () => {
 		]);
 	});
 
+	test('WiFi Connection Get Many: two connections alike in every field within one page both come out; a later page repeating them does not', async () => {
+		const connection = (n: number) => ({
+			customerId: `c${n % 7}`,
+			start: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+			duration: 60,
+			macAddressClient: '02:00:00:00:00:01',
+		});
+		const connections = (from: number, count: number) => Array.from({ length: count }, (_, i) => connection(from + i));
+		// Page 1 ends with the same session reported twice; page 2 repeats page 1's last 3 rows (the pair included).
+		const first = [...connections(0, SCROLL_PAGE - 1), connection(SCROLL_PAGE - 2)];
+		const second = [...first.slice(-3), ...connections(SCROLL_PAGE - 1, 50)];
+		for (const records of [first, second]) {
+			const body = { sId: 'scroll-3', count: records.length, connections: records };
+			ctx.sb.addFault({ method: 'GET', path: '/accountings$', status: 200, body });
+		}
+		const result = await runAction(ctx, { resource: 'wifiConnection', operation: 'getAll', returnAll: true });
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([...first, ...connections(SCROLL_PAGE - 1, 50)]);
+		expect(result.json).toHaveLength(SCROLL_PAGE + 50);
+		expect(apiRequests(`/v2/organizations/${org}/accountings`)).toHaveLength(2);
+	});
+
 	test('a full page of events all sent before, in another order: the listing stops, nothing is repeated', async () => {
 		const first = events(0, SCROLL_PAGE);
 		ctx.sb.addFault({ method: 'GET', path: EVENTS_PATH, status: 200, body: eventPage(first) });

@@ -61,20 +61,32 @@ function pageMark(page: IDataObject[]): string {
 
 /**
  * The records a listing has handed on, by identity: ids as the answer holds them (no copy), records without an id by a
- * SHA-1 of their content (28 characters instead of the whole record kept twice).
+ * SHA-1 of their content (28 characters instead of the whole record kept twice). Records without an id are repeats only
+ * when an earlier page held them: two identical rows within one page are two rows (two WiFi sessions alike in every field).
  */
 class HandedOn {
 	private readonly ids = new Set<string>();
 	private readonly contents = new Set<string>();
+	private readonly contentsOfThisPage = new Set<string>();
 
 	/** Adds the record; false if one with its identity was handed on before. */
 	add(record: unknown): boolean {
 		const id = idOf(record);
-		const set = id === undefined ? this.contents : this.ids;
-		const key = id ?? hash('sha1', identity(record), 'base64');
-		const before = set.size;
-		set.add(key);
-		return set.size > before;
+		if (id !== undefined) {
+			const before = this.ids.size;
+			this.ids.add(id);
+			return this.ids.size > before;
+		}
+		const key = hash('sha1', identity(record), 'base64');
+		if (this.contents.has(key)) return false;
+		this.contentsOfThisPage.add(key);
+		return true;
+	}
+
+	/** Ends a page: its records without an id now count as handed on for the pages after it. */
+	endPage(): void {
+		for (const key of this.contentsOfThisPage) this.contents.add(key);
+		this.contentsOfThisPage.clear();
 	}
 }
 
@@ -86,6 +98,7 @@ function freshIn(page: IDataObject[], handed: HandedOn): IDataObject[] {
 		if (!isNew && fresh === undefined) fresh = page.slice(0, i);
 		else if (isNew && fresh !== undefined) fresh.push(page[i]);
 	}
+	handed.endPage();
 	return fresh ?? page;
 }
 
