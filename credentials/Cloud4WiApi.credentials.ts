@@ -35,11 +35,15 @@ function isBusy(status: number): boolean {
 	return status === 429 || status === 502 || status === 503 || status === 504;
 }
 
-/** The wait a Retry-After header asks for (seconds, or an HTTP date), at least 0; undefined when absent or unreadable. */
+/**
+ * The wait a Retry-After header asks for: whole seconds, or an HTTP date (one in the past asks for none); undefined when
+ * absent or unreadable (`0x10`, `1e9`, `-5` are not seconds).
+ */
 export function retryAfterOf(value: string | undefined): number | undefined {
-	if (value === undefined || value === '') return undefined;
-	const seconds = Number(value);
-	const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+	const text = (value ?? '').trim();
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	if (!/[a-z]/i.test(text)) return undefined;
+	const ms = Date.parse(text) - Date.now();
 	return Number.isFinite(ms) ? Math.max(ms, 0) : undefined;
 }
 
@@ -60,7 +64,8 @@ export function cloud4WiBaseUrl(credentials: ICredentialDataDecryptedObject): st
 	} catch {
 		throw new UserError(`Cloud4Wi credential, Base URL: "${raw}" is not a URL. Use ${DEFAULT_BASE_URL}.`);
 	}
-	if (url.username || url.password || url.search || url.hash) {
+	// `?` or `#` even when empty: every path appended would land in the query or fragment, not reach its endpoint.
+	if (url.username || url.password || /[?#]/.test(raw)) {
 		throw new UserError(`Cloud4Wi credential, Base URL: use only scheme, host and path, like ${DEFAULT_BASE_URL}.`);
 	}
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
@@ -68,7 +73,18 @@ export function cloud4WiBaseUrl(credentials: ICredentialDataDecryptedObject): st
 			`Cloud4Wi credential, Base URL: "${raw}" must start with https:// (plain http:// is allowed only to this machine), since the client secret and the token travel with every request.`,
 		);
 	}
-	return raw.replace(/\/+$/, '');
+	return `${url.origin}${url.pathname}`.replace(/\/+$/, ''); // what was checked is what is used
+}
+
+/** The stored token, if it was issued by the credential's Base URL as it is now: a token never goes to another host. */
+export function tokenOf(credentials: ICredentialDataDecryptedObject): string {
+	const token = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
+	if (!token) return '';
+	try {
+		return credentials.sessionBaseUrl === cloud4WiBaseUrl(credentials) ? token : '';
+	} catch {
+		return '';
+	}
 }
 
 /** A request to the login endpoint, whichever way its address is given. */
@@ -87,9 +103,10 @@ async function login(
 	ctx: IHttpRequestHelper,
 	url: string,
 	credentials: ICredentialDataDecryptedObject,
+	timeoutMs: number,
 ): Promise<LoginAnswer> {
 	// For the whole answer: n8n's `timeout` only limits the wait for each next byte, and a trickled body never ends.
-	const timer = AbortSignal.timeout(LOGIN_TIMEOUT_MS);
+	const timer = AbortSignal.timeout(Math.max(1, timeoutMs));
 	try {
 		return (await ctx.helpers.httpRequest({
 			method: 'POST',
@@ -98,7 +115,7 @@ async function login(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: LOGIN_TIMEOUT_MS,
+			timeout: Math.max(1, timeoutMs),
 			abortSignal: timer,
 			disableFollowRedirect: true, // a 307 or 308 would post the secret to wherever it points
 		})) as LoginAnswer;
@@ -159,16 +176,27 @@ export class Cloud4WiApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			// The Base URL that issued the stored token: after the Base URL is changed, the old token is not sent there.
+			displayName: 'Session Base URL',
+			name: 'sessionBaseUrl',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const url = `${cloud4WiBaseUrl(credentials)}${LOGIN_PATH}`;
+		const baseUrl = cloud4WiBaseUrl(credentials);
+		const url = `${baseUrl}${LOGIN_PATH}`;
+		// All tries and waits together get one login's time: the Test button has no other limit.
+		const deadline = Date.now() + LOGIN_TIMEOUT_MS;
 		let response: LoginAnswer;
 		for (let attempt = 0; ; attempt++) {
-			response = await login(this, url, credentials);
+			response = await login(this, url, credentials, deadline - Date.now());
 			if (!isBusy(response.statusCode) || attempt + 1 >= LOGIN_TRIES) break;
-			const wait = retryAfterOf(response.headers?.['retry-after']) ?? 1000 * 2 ** attempt;
-			if (wait > LOGIN_MAX_WAIT_MS) break;
+			// At least the back-off: a Retry-After of 0 or in the past must not turn into tries back to back.
+			const wait = Math.max(retryAfterOf(response.headers?.['retry-after']) ?? 0, 1000 * 2 ** attempt);
+			if (wait > LOGIN_MAX_WAIT_MS || Date.now() + wait >= deadline) break;
 			await sleep(wait);
 		}
 
@@ -193,7 +221,7 @@ export class Cloud4WiApi implements ICredentialType {
 		if (!token) {
 			throw new UserError('Cloud4Wi login answered without a token. Check the base URL of the credential.');
 		}
-		return { sessionToken: token };
+		return { sessionToken: token, sessionBaseUrl: baseUrl };
 	}
 
 	async authenticate(
@@ -202,9 +230,12 @@ export class Cloud4WiApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		const options: IHttpRequestOptions = {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.sessionToken ?? '')}` },
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${tokenOf(credentials)}` },
 		};
 		if (isLogin(options)) {
+			// The Test button's login goes to the Base URL as checked, like every other request (its own is the raw text).
+			options.baseURL = cloud4WiBaseUrl(credentials);
+			options.url = LOGIN_PATH;
 			// The Test button's login goes through n8n, which gives it 5 minutes: a login gets its 30 s there too. The
 			// whole answer a second more: a silent service then fails as timed out (ECONNABORTED), not as cancelled.
 			const timer = AbortSignal.timeout(LOGIN_TIMEOUT_MS + 1000);

@@ -108,18 +108,23 @@ test.each([
 	const cid = ctx.sb.data.contacts[0]!.cid;
 	ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', status: 302, location });
 	const result = await runAction(ctx, { resource: 'contact', operation: 'get', contactId: cid });
-	expect(result.error?.message).toBe(`Cloud4Wi answered with a redirect (HTTP 302) to ${named}, which was not followed`);
+	expect(result.error?.message).toBe(
+		`Cloud4Wi answered with a redirect (HTTP 302) to ${named}, which was not followed`,
+	);
 	expect(apiCalls(ctx.sb)).toHaveLength(1);
 });
 
-test.each([307, 308])('a login answered with a %i: the secret is not posted on, and the login fails', async (status) => {
-	ctx.sb.addFault({ path: '^/v1/sts/login/', status, location: `${catcher.url}/login` });
-	const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
-	expect(result.error?.message).toMatch(new RegExp(`^Cloud4Wi login failed \\(HTTP ${status}\\)`));
-	expect(catcher.seen).toEqual([]);
-	expect(JSON.stringify(result.run)).not.toContain(ctx.sb.credentials.clientSecret);
-	expect(apiCalls(ctx.sb)).toEqual([]);
-});
+test.each([307, 308])(
+	'a login answered with a %i: the secret is not posted on, and the login fails',
+	async (status) => {
+		ctx.sb.addFault({ path: '^/v1/sts/login/', status, location: `${catcher.url}/login` });
+		const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+		expect(result.error?.message).toMatch(new RegExp(`^Cloud4Wi login failed \\(HTTP ${status}\\)`));
+		expect(catcher.seen).toEqual([]);
+		expect(JSON.stringify(result.run)).not.toContain(ctx.sb.credentials.clientSecret);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	},
+);
 
 test("the credential's Test button does not follow a redirect of the login either", async () => {
 	ctx.sb.addFault({ path: '^/v1/sts/login/', status: 308, location: `${catcher.url}/login`, times: 5 });

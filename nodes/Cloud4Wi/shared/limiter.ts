@@ -12,6 +12,8 @@ const PROBE_AFTER_MAX_MS = 8 * 60 * 60_000;
  * answer is made up soon after (1.0: 3.78 s for 1,000 writes at 16 in flight in a real n8n, 0.8-0.9: 3.76 s).
  */
 const PACE = 0.85;
+/** Longest spacing between two starts: pacing smooths bursts; it must not spread them over a slow answer's seconds. */
+const MAX_SPACING_MS = 25;
 
 /** A level the service answered this many round trips' worth of requests at was not found by a probe (see `limited`). */
 const SERVED_ROUND_TRIPS = 4;
@@ -107,7 +109,8 @@ export class Limiter {
 				const startAt = Math.max(now, this.nextStartAt);
 				// With no round trip measured yet (a run's first requests), one start per millisecond: answers to a burst
 				// come back late together, and their times would set the pace too slow.
-				this.nextStartAt = startAt + (this.roundTripMs ? (PACE * this.roundTripMs) / level : 1);
+				const spacing = this.roundTripMs ? Math.min((PACE * this.roundTripMs) / level, MAX_SPACING_MS) : 1;
+				this.nextStartAt = startAt + spacing;
 				// Each start waits for the one before: timers of near turns can fire out of order (libuv's cached clock).
 				const turn = this.turn.then(async () => {
 					const wait = startAt - performance.now();
@@ -115,6 +118,11 @@ export class Limiter {
 				});
 				this.turn = turn;
 				await turn;
+				if (until.signal?.aborted || (until.deadline !== undefined && Date.now() >= until.deadline)) {
+					this.inFlight--; // the run's time ran out while this one waited its turn
+					this.wake();
+					return undefined;
+				}
 				if (this.pausedUntil > Date.now() || this.onTheWay.size >= Math.min(this.limit, cap)) {
 					// A 429 came in while this one waited its turn: give the place back and wait like the others.
 					this.inFlight--;

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cloud4WiBaseUrl, LOGIN_TIMEOUT_MS, retryAfterOf } from '../../../credentials/Cloud4WiApi.credentials';
+import { cloud4WiBaseUrl, LOGIN_TIMEOUT_MS, retryAfterOf, tokenOf } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Learned, Outcome } from './limiter';
 import { Limiter } from './limiter';
 
@@ -126,8 +126,7 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 		if (stored?.baseUrl === baseUrl) account.limiter.learn(stored);
 	}
 	account.limiter.startRun();
-	const token = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
-	return { settings, credentials, baseUrl, account, token, fresh: false };
+	return { settings, credentials, baseUrl, account, token: tokenOf(credentials), fresh: false };
 }
 
 /** Starts a node run with its settings (runs not started so use the defaults); the credential is read on first use. */
@@ -183,9 +182,14 @@ function dropEmpty(query: IDataObject | undefined): IDataObject | undefined {
 	return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
-/** The wait Cloud4Wi asks for, else a back-off that doubles per attempt. */
+/**
+ * The wait Cloud4Wi asks for, else a back-off that doubles per attempt. Asked again, never less than the back-off of the
+ * attempt before: a Retry-After of 0 (or in the past) must not turn into tries back to back.
+ */
 function retryAfterMs(value: string | undefined, attempt: number): number {
-	return retryAfterOf(value) ?? BACKOFF_BASE_MS * 2 ** attempt;
+	const asked = retryAfterOf(value);
+	if (asked === undefined) return BACKOFF_BASE_MS * 2 ** attempt;
+	return attempt === 0 ? asked : Math.max(asked, BACKOFF_BASE_MS * 2 ** (attempt - 1));
 }
 
 const HINTS: Record<number, (req: ApiRequest) => string> = {
@@ -224,7 +228,10 @@ function apiError(
 function withoutSecrets(text: string, run: Run): string {
 	const secrets = [run.credentials.clientSecret, run.token, run.revoked, run.account.token];
 	return secrets.reduce<string>(
-		(masked, secret) => (typeof secret === 'string' && secret.length >= 4 ? masked.split(secret).join('***') : masked),
+		(masked, secret) =>
+			typeof secret === 'string' && secret.length >= 4 && masked.includes(secret)
+				? masked.split(secret).join('***')
+				: masked,
 		text,
 	);
 }
@@ -516,7 +523,7 @@ async function renew(
 	const loggedIn = new Promise<Renewed>((resolve) => (tokenKnown = (token) => resolve({ token, fromLogin: true })));
 	const leading = (async (): Promise<Renewed & { answer?: Answer }> => {
 		const stored = await ctx.getCredentials('cloud4WiApi');
-		const storedToken = typeof stored.sessionToken === 'string' ? stored.sessionToken : '';
+		const storedToken = tokenOf(stored);
 		if (storedToken && storedToken !== refused && storedToken !== run.revoked) {
 			return { token: storedToken, fromLogin: false };
 		}
@@ -691,7 +698,10 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			if (answer.failure === 'timeout') throw timeoutError(this, req, run, failures + 1, false);
 			throw noAnswerError(this, req, answer.reason, failures + 1);
 		}
-		const { status, text } = answer;
+		const { status } = answer;
+		// Every answer, good or bad, is read with the secret and the token masked: a service that quotes them back (an
+		// echo of the request) puts them in no output, error or log.
+		const text = withoutSecrets(answer.text, run);
 		if (TOKEN_REFUSED.has(status)) {
 			// A token fresh from a login that was never accepted is refused for lack of rights, not for age.
 			const permission = run.token === used && run.fresh;

@@ -1,0 +1,76 @@
+/**
+ * The limiter paces starts over the round trip (`nextStartAt += 0.85 * roundTrip / level`) and sleeps for the turn
+ * without looking at the run's deadline. After one slow answer (here the events page, 14 s), the trigger's Include
+ * Contact Profile lookups, all placed at once, are spread over ~0.8 of that round trip: the poll overruns the time n8n
+ * gave it, although every request and wait is meant to end at the poll's deadline (90 % of the budget).
+ */
+import http from 'node:http';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { CREDENTIAL_ID, node, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { buildWorkflow, CredentialStore, pollOnce } from '../harness/engine';
+
+const ORG = 'org-1';
+let server: http.Server;
+afterEach(async () => {
+	server.closeAllConnections();
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+test("a slow events page, then 20 contact lookups: the poll ends inside n8n's budget", async () => {
+	const now = Date.now();
+	const events: IDataObject[] = Array.from({ length: 20 }, (_, i) => ({
+		organizationId: ORG,
+		customerId: `c${i}`,
+		event: { type: 'signup', id: `e${i}`, signup: { source: 'wifi' } },
+		where: { locationId: 'loc-1' },
+		when: { createdAt: new Date(now - 60_000 + i).toISOString() },
+	}));
+	const lookups: number[] = [];
+	server = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://x');
+		const reply = (body: unknown) => {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify(body));
+		};
+		if (url.pathname === `/v1/organizations/${ORG}/events`) {
+			// A slow answer, well inside the 30 s Timeout.
+			setTimeout(() => reply({ generated: new Date().toISOString(), count: events.length, events }), 14_000);
+			return;
+		}
+		if (url.pathname.startsWith('/v2/customers/')) {
+			lookups.push(Date.now());
+			reply({ customer: { cid: url.pathname.split('/').pop(), firstName: 'N' } });
+			return;
+		}
+		res.writeHead(404).end();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const store = new CredentialStore();
+	const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
+		baseUrl,
+		sessionBaseUrl: baseUrl,
+		clientKey: 'key',
+		clientSecret: 'secret-xyz',
+		organizationId: ORG,
+		sessionToken: 'tok-stored', // no login: the first page's time is a round trip
+	});
+	const workflow = buildWorkflow({
+		nodes: [
+			node('Trigger', TRIGGER_TYPE, {
+				events: [],
+				options: { startFrom: 'date', startDate: new Date(now - 3_600_000).toISOString(), includeContact: true },
+			}),
+			node('Done', 'test.noOp', {}),
+		],
+		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+	});
+	const BUDGET_MS = 20_000;
+	const started = Date.now();
+	await pollOnce(workflow, store, 'Trigger', 'trigger', BUDGET_MS).catch(() => undefined);
+	const took = Date.now() - started;
+	expect(took).toBeLessThanOrEqual(BUDGET_MS);
+	expect(lookups.length).toBeGreaterThan(0); // the events page was read and lookups began: the case really ran
+}, 60_000);

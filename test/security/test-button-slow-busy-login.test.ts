@@ -1,0 +1,41 @@
+/**
+ * The credential's login tries 3 times when Cloud4Wi answers 429/502-504, each try limited to 30 s and each pause to
+ * 10 s, but nothing limits the tries together. In a node run or a poll the transport stops waiting after its own limit;
+ * the Test button has only the credential's limits, so a service that answers each login with a 503 after 28 s holds
+ * the Test button for ~104 s (README: "a login, also the credential's Test button, gets 30 s").
+ */
+import http from 'node:http';
+
+import { CREDENTIAL_ID } from '../harness/cloud4wi';
+import { CredentialStore, testCredential } from '../harness/engine';
+
+let server: http.Server;
+afterEach(async () => {
+	server.closeAllConnections();
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+test('the Test button against a login that answers 503 (Retry-After: 10) after 28 s ends within a login time', async () => {
+	let logins = 0;
+	server = http.createServer((_req, res) => {
+		logins++;
+		setTimeout(() => {
+			res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '10' });
+			res.end(JSON.stringify({ message: 'busy' }));
+		}, 28_000);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const store = new CredentialStore();
+	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
+		baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+		clientKey: 'key',
+		clientSecret: 'secret-xyz',
+		organizationId: 'org-1',
+		sessionToken: '',
+	});
+	const started = Date.now();
+	const result = await testCredential(store, CREDENTIAL_ID);
+	const took = Date.now() - started;
+	expect(result.status).toBe('Error');
+	expect(took).toBeLessThan(45_000);
+}, 200_000);
