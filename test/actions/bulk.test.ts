@@ -191,8 +191,8 @@ test('while a 429 holds every request, the next items are read ahead: their para
 	expect(puts).toHaveLength(300);
 	const read = new Map(puts.map((r) => [r.path, Number(/customs\.(\d+)/.exec(JSON.stringify(r.body))![1])] as const));
 	const first = Math.min(...read.values());
-	// Refused at once above 4 in flight, the run paused for a second. 64 items start with the run (Max Concurrent
-	// Requests' default) and a few more as the 4 admitted ones finish; the rest were read during the pause.
+	// Refused at once above 4 in flight, the run paused for a second. Items start a few per timer tick and a few more
+	// as the 4 admitted ones finish; the rest were read during the pause.
 	const duringPause = [...read.values()].filter((t) => t - first < 900).length;
 	expect(ctx.sb.rateLimited).toBeGreaterThan(0);
 	expect(duringPause).toBeGreaterThan(200);

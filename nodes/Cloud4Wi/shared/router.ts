@@ -7,7 +7,7 @@ import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, onPause, rememberLimits, sta
 import { inputError, ItemInput } from './validate';
 
 /** Most requests in flight one node may ask for. */
-const MAX_IN_FLIGHT = 256;
+const MAX_IN_FLIGHT = DEFAULT_MAX_IN_FLIGHT;
 /** Time per timer tick spent starting further items ahead of their turn: the event loop stays free for answers. */
 const READ_AHEAD_MS = 4;
 
