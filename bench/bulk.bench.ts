@@ -99,6 +99,9 @@ async function counts(sb: RemoteSandbox) {
 	};
 }
 
+/** What the sandbox does during the measured run: an in-flight limit, another answer time. */
+type Load = { maxInFlight?: number; latencyMs?: number };
+
 type Build = (
 	sb: RemoteSandbox,
 	store: CredentialStore,
@@ -120,7 +123,7 @@ interface Run {
 }
 
 /** One run on a fresh sandbox (a new account, so the limiter starts cold). */
-async function runOnce(name: string, load: { maxInFlight?: number }, build: Build, options: Options): Promise<Run> {
+async function runOnce(name: string, load: Load, build: Build, options: Options): Promise<Run> {
 	const { sb, store } = await startRemoteCloud4Wi({ contacts: N, latencyMs: LATENCY_MS, retryAfterS: 1 });
 	try {
 		if (options.warm !== false) {
@@ -204,7 +207,7 @@ function summarize(name: string, nodeName: string, runs: Run[], options: Options
 
 async function bulkCase(
 	name: string,
-	load: { maxInFlight?: number },
+	load: Load,
 	build: Build,
 	options: Options = {},
 	runs = RUNS,
@@ -215,7 +218,7 @@ async function bulkCase(
 }
 
 /** Our node and the HTTP Request node, run by turns so that load on the machine falls on both alike. */
-async function compare(name: string, load: { maxInFlight?: number }, build: Build) {
+async function compare(name: string, load: Load, build: Build) {
 	const mine: Run[] = [];
 	const theirs: Run[] = [];
 	for (let i = 0; i < RUNS; i++) {
@@ -253,6 +256,10 @@ afterAll(() => {
 describe('bulk', () => {
 	test('Update Opt-Ins, no limit: our node and the HTTP Request node', async () => {
 		await compare('opt-ins, no limit', {}, ours(optInParams));
+	});
+
+	test('Update Opt-Ins, no limit, a Cloud4Wi 300 ms away: our node and the HTTP Request node', async () => {
+		await compare('opt-ins, no limit, 300 ms', { latencyMs: 300 }, ours(optInParams));
 	});
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most: our node and the HTTP Request node`, async () => {
