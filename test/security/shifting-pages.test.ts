@@ -49,6 +49,15 @@ async function onSecondPage(change: () => void): Promise<void> {
 	change();
 }
 
+/** WiFi connections have no id: records told apart by content only, a minute apart. */
+const connection = (n: number) => ({
+	customerId: `c${n % 7}`,
+	start: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+	duration: 60,
+	macAddressClient: '02:00:00:00:00:01',
+});
+const connections = (from: number, count: number) => Array.from({ length: count }, (_, i) => connection(from + i));
+
 const idsOf = (records: IDataObject[]) => records.map((r) => String(r.id));
 const repeatedIn = (ids: string[]) => ids.filter((id, i) => ids.indexOf(id) !== i);
 
@@ -153,13 +162,6 @@ describe('scroll lists whose pages overlap', () => {
 	});
 
 	test('WiFi Connection Get Many, Return All: records without an id, sent again, are told by their content', async () => {
-		const connection = (n: number) => ({
-			customerId: `c${n % 7}`,
-			start: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
-			duration: 60,
-			macAddressClient: '02:00:00:00:00:01',
-		});
-		const connections = (from: number, count: number) => Array.from({ length: count }, (_, i) => connection(from + i));
 		// Page 2 repeats the last 100 of page 1, page 3 the last 100 of page 2.
 		const pages = [connections(0, SCROLL_PAGE), connections(9_900, SCROLL_PAGE), connections(19_800, 300)];
 		for (const records of pages) {
@@ -177,13 +179,6 @@ describe('scroll lists whose pages overlap', () => {
 	});
 
 	test('WiFi Connection Get Many: two connections alike in every field within one page both come out; a later page repeating them does not', async () => {
-		const connection = (n: number) => ({
-			customerId: `c${n % 7}`,
-			start: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
-			duration: 60,
-			macAddressClient: '02:00:00:00:00:01',
-		});
-		const connections = (from: number, count: number) => Array.from({ length: count }, (_, i) => connection(from + i));
 		// Page 1 ends with the same session reported twice; page 2 repeats page 1's last 3 rows (the pair included).
 		const first = [...connections(0, SCROLL_PAGE - 1), connection(SCROLL_PAGE - 2)];
 		const second = [...first.slice(-3), ...connections(SCROLL_PAGE - 1, 50)];
