@@ -229,7 +229,8 @@ function apiError(
 
 /** `text` with the run's client secret and tokens masked: a service may quote what it was sent in its message. */
 function withoutSecrets(text: string, run: Run): string {
-	const secrets = [run.credentials.clientSecret, run.token, run.revoked, run.account.token];
+	// Each looked for once (the run's token is usually the account's): every answer, pages of 17 MB too, is searched.
+	const secrets = [...new Set([run.credentials.clientSecret, run.token, run.revoked, run.account.token])];
 	return secrets.reduce<string>(
 		(masked, secret) =>
 			typeof secret === 'string' && secret.length >= 4 && masked.includes(secret)
