@@ -40,6 +40,11 @@ export interface Until {
 	signal?: AbortSignal;
 }
 
+/** The run's deadline passed or its execution was cancelled: the request stops waiting. */
+function outOfTime(until: Until): boolean {
+	return !!until.signal?.aborted || (until.deadline !== undefined && Date.now() >= until.deadline);
+}
+
 /** How a request ended, for the limiter: an answer, a 429, or no usable answer (network, timeout, 5xx). */
 export type Outcome = 'answered' | 'limited' | 'failed';
 
@@ -94,7 +99,7 @@ export class Limiter {
 	async acquire(cap: number, until: Until = {}): Promise<Slot | undefined> {
 		this.cap = cap;
 		for (;;) {
-			if (until.signal?.aborted || (until.deadline !== undefined && Date.now() >= until.deadline)) return undefined;
+			if (outOfTime(until)) return undefined;
 			if (this.pausedUntil > Date.now()) {
 				await this.inLine(until.deadline);
 				continue;
@@ -118,7 +123,7 @@ export class Limiter {
 				});
 				this.turn = turn;
 				await turn;
-				if (until.signal?.aborted || (until.deadline !== undefined && Date.now() >= until.deadline)) {
+				if (outOfTime(until)) {
 					this.inFlight--; // the run's time ran out while this one waited its turn
 					this.wake();
 					return undefined;
