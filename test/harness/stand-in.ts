@@ -1,6 +1,8 @@
 /** A tiny spec-conforming stand-in for Cloud4Wi, different from test/sandbox where the spec leaves choices open. */
 import http from 'node:http';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import type { CredentialStore } from './engine';
 import { credentialFor } from './cloud4wi';
 
@@ -27,6 +29,14 @@ export interface StandIn {
 
 export const ORG = 'org-1';
 export const TOKEN = 'tok-abc123';
+
+/** A credential store for a service at `url` (not necessarily a stand-in's): its key, secret and organization, `overrides` on top. */
+export function storeFor(url: string, overrides: IDataObject = {}): CredentialStore {
+	return credentialFor(
+		{ url, credentials: { clientKey: 'key', clientSecret: 'secret-xyz', organizationId: ORG } },
+		overrides,
+	);
+}
 
 /** `handler` answers API requests; login answers 200 {token} + Authorization header unless `handler` answers it. */
 export async function standIn(handler: (req: InRequest) => Reply | undefined): Promise<StandIn> {
@@ -71,7 +81,7 @@ export async function standIn(handler: (req: InRequest) => Reply | undefined): P
 	const url = `http://127.0.0.1:${port}`;
 	return {
 		url,
-		store: credentialFor({ url, credentials: { clientKey: 'key', clientSecret: 'secret-xyz', organizationId: ORG } }),
+		store: storeFor(url),
 		requests,
 		close: () =>
 			new Promise<void>((resolve) => {

@@ -5,24 +5,13 @@
  */
 import { runAction } from '../harness/cloud4wi';
 import type { TestContext } from '../harness/cloud4wi';
-import { CredentialStore } from '../harness/engine';
-import { standIn, TOKEN } from '../harness/stand-in';
+import { standIn, storeFor, TOKEN } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
 let si: StandIn;
 afterEach(async () => await si.close());
 
-function storeWith(baseUrl: string, sessionToken = ''): CredentialStore {
-	const store = new CredentialStore();
-	store.set('cred-1', 'cloud4WiApi', {
-		baseUrl,
-		clientKey: 'key',
-		clientSecret: 'secret-xyz',
-		organizationId: 'org-1',
-		sessionToken,
-	});
-	return store;
-}
+const storeWith = (baseUrl: string, sessionToken = '') => storeFor(baseUrl, { sessionToken });
 
 test('Base URL ending in an empty fragment: Contact > Delete of "c-other" deletes the contact named in the Base URL', async () => {
 	si = await standIn((r) => (r.method === 'DELETE' ? { status: 204 } : undefined));

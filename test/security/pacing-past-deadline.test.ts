@@ -8,8 +8,9 @@ import http from 'node:http';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CREDENTIAL_ID, node, TRIGGER_TYPE } from '../harness/cloud4wi';
-import { buildWorkflow, CredentialStore, pollOnce } from '../harness/engine';
+import { node, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { buildWorkflow, pollOnce } from '../harness/engine';
+import { storeFor } from '../harness/stand-in';
 
 const ORG = 'org-1';
 let server: http.Server;
@@ -47,16 +48,9 @@ test("a slow events page, then 20 contact lookups: the poll ends inside n8n's bu
 		res.writeHead(404).end();
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-	const store = new CredentialStore();
 	const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
-		baseUrl,
-		sessionBaseUrl: baseUrl,
-		clientKey: 'key',
-		clientSecret: 'secret-xyz',
-		organizationId: ORG,
-		sessionToken: 'tok-stored', // no login: the first page's time is a round trip
-	});
+	// A token stored for this address: no login, so the first page's time is a round trip.
+	const store = storeFor(baseUrl, { sessionBaseUrl: baseUrl, sessionToken: 'tok-stored' });
 	const workflow = buildWorkflow({
 		nodes: [
 			node('Trigger', TRIGGER_TYPE, {

@@ -5,8 +5,8 @@
  * reports the credential as broken.
  */
 import { CREDENTIAL_ID } from '../harness/cloud4wi';
-import { CredentialStore, testCredential } from '../harness/engine';
-import { standIn } from '../harness/stand-in';
+import { testCredential } from '../harness/engine';
+import { standIn, storeFor } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
 let si: StandIn;
@@ -14,14 +14,7 @@ afterEach(async () => await si.close());
 
 test('Base URL with a trailing space: the Test button sends the secret only to the login endpoint, and passes', async () => {
 	si = await standIn(() => undefined);
-	const store = new CredentialStore();
-	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
-		baseUrl: `${si.url}/ `,
-		clientKey: 'key',
-		clientSecret: 'secret-xyz',
-		organizationId: 'org-1',
-		sessionToken: '',
-	});
+	const store = storeFor(`${si.url}/ `);
 	const result = await testCredential(store, CREDENTIAL_ID);
 	const withSecret = si.requests.filter((r) => r.rawBody.includes('secret-xyz')).map((r) => `${r.method} ${r.path}`);
 	expect(withSecret.filter((p) => p !== 'POST /v1/sts/login/services')).toEqual([]);

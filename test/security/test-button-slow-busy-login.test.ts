@@ -7,7 +7,8 @@
 import http from 'node:http';
 
 import { CREDENTIAL_ID } from '../harness/cloud4wi';
-import { CredentialStore, testCredential } from '../harness/engine';
+import { testCredential } from '../harness/engine';
+import { storeFor } from '../harness/stand-in';
 
 let server: http.Server;
 afterEach(async () => {
@@ -25,14 +26,7 @@ test('the Test button against a login that answers 503 (Retry-After: 10) after 2
 		}, 28_000);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-	const store = new CredentialStore();
-	store.set(CREDENTIAL_ID, 'cloud4WiApi', {
-		baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-		clientKey: 'key',
-		clientSecret: 'secret-xyz',
-		organizationId: 'org-1',
-		sessionToken: '',
-	});
+	const store = storeFor(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
 	const started = Date.now();
 	const result = await testCredential(store, CREDENTIAL_ID);
 	const took = Date.now() - started;

@@ -5,8 +5,7 @@
  */
 import { runAction } from '../harness/cloud4wi';
 import type { TestContext } from '../harness/cloud4wi';
-import { CredentialStore } from '../harness/engine';
-import { standIn } from '../harness/stand-in';
+import { standIn, storeFor } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
 let a: StandIn;
@@ -26,9 +25,7 @@ test("a token issued by one Base URL is not sent to another after the credential
 				: undefined,
 	);
 	b = await standIn((r) => (r.path.startsWith('/v2/segments/') ? segments : undefined));
-	const store = new CredentialStore();
-	const base = { clientKey: 'key', clientSecret: 'secret-xyz', organizationId: 'org-1', sessionToken: '' };
-	store.set('cred-1', 'cloud4WiApi', { ...base, baseUrl: a.url });
+	const store = storeFor(a.url);
 	await runAction({ store } as unknown as TestContext, { resource: 'segment', operation: 'getAll', returnAll: true });
 	const issuedByA = String(store.stored('cred-1').sessionToken);
 	expect(issuedByA).toBe('tok-from-A');
