@@ -1,7 +1,8 @@
 /**
  * The adaptive limiter against limits of other shapes than bulk.bench.ts's 16 in flight (the vendor publishes no
  * numbers, so the node must find any of them): other in-flight limits, a requests-per-second window, and 429s with
- * other Retry-After values. 1,000 Update Opt-Ins items, 40 ms answers, a cold limiter each run (a new account).
+ * other Retry-After values. 1,000 Update Opt-Ins items (5,000 for the wider windows, so that they fill), 40 ms answers, a
+ * cold limiter each run (a new account).
  * Reported: time, the floor (what a client that knows the limit needs at best), 429s, pauses, failed items, and
  * whether every opt-in was applied exactly once; only the counts that prove correctness are asserted.
  */
@@ -13,6 +14,7 @@ import { measure, medianRun, printTable, round, writeResults } from './support/m
 import { startRemoteCloud4Wi } from './support/remote';
 
 const N = 1000;
+const LARGE_N = 5000;
 const LATENCY_MS = 40;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
@@ -38,8 +40,8 @@ interface Run {
 }
 const rows: Array<Record<string, string | number>> = [];
 
-async function runOnce(load: Load): Promise<Run> {
-	const { sb, store } = await startRemoteCloud4Wi({ contacts: N, latencyMs: LATENCY_MS });
+async function runOnce(load: Load, n: number): Promise<Run> {
+	const { sb, store } = await startRemoteCloud4Wi({ contacts: n, latencyMs: LATENCY_MS });
 	try {
 		// A stored token first: the run measured is the bulk work, not the login.
 		await runWorkflow(
@@ -68,17 +70,17 @@ async function runOnce(load: Load): Promise<Run> {
 			ms: run.ms,
 			rateLimited: refusals.length,
 			pauses: refusals.filter((at, i) => i === 0 || at - refusals[i - 1] > 500).length,
-			failed: output.filter((item) => item.json.error !== undefined).length + (run.value.error ? N : 0),
-			appliedOnce: applied.size === N && [...applied.values()].every((n) => n === 1),
+			failed: output.filter((item) => item.json.error !== undefined).length + (run.value.error ? n : 0),
+			appliedOnce: applied.size === n && [...applied.values()].every((n) => n === 1),
 		};
 	} finally {
 		await sb.close();
 	}
 }
 
-async function limitCase(name: string, load: Load, floorMs: number) {
+async function limitCase(name: string, load: Load, floorMs: number, n = N) {
 	const runs: Run[] = [];
-	for (let i = 0; i < RUNS; i++) runs.push(await runOnce(load));
+	for (let i = 0; i < RUNS; i++) runs.push(await runOnce(load, n));
 	const mid = medianRun(runs);
 	rows.push({
 		case: name,
@@ -112,6 +114,13 @@ describe('limits of other shapes', () => {
 		test(`${perSecond} requests a second (sliding window), Retry-After 1`, async () => {
 			// A window that starts full: the first second's requests are free, then perSecond a second.
 			await limitCase(`${perSecond} a second`, { maxPerSecond: perSecond }, ((N - perSecond) / perSecond) * 1000);
+		});
+	}
+	// A window far above what half the start level serves (8 in flight at 40 ms: 200 a second), over enough items to fill it.
+	for (const perSecond of [500, 1000]) {
+		test(`${perSecond} requests a second, ${LARGE_N} items`, async () => {
+			const floorMs = ((LARGE_N - perSecond) / perSecond) * 1000;
+			await limitCase(`${perSecond} a second, ${LARGE_N} items`, { maxPerSecond: perSecond }, floorMs, LARGE_N);
 		});
 	}
 });

@@ -144,6 +144,44 @@ test('refused at a level served for many round trips: it goes on at what the ser
 	expect(Math.max(...levelsAfter)).toBeLessThanOrEqual(4); // trusting the 7 still in flight would have gone on at 7
 });
 
+test('refused with few in flight right after answers at many more (a per-second window): it goes on at the rate served', async () => {
+	// A service taking 1,000 requests a second, answering in ~20 ms: 20 in flight at most, whatever it held when it refused.
+	const limiter = new Limiter();
+	const accepted: number[] = [];
+	let refusedOnce = false;
+	let paused = false;
+	const levelsAfter: number[] = [];
+	let stopAt = Number.POSITIVE_INFINITY;
+	const worker = async () => {
+		while (Date.now() < stopAt) {
+			const slot = await limiter.acquire(400);
+			if (!slot) return;
+			if (paused) levelsAfter.push(slot.inFlight);
+			const now = performance.now();
+			while (accepted.length && accepted[0] <= now - 1000) accepted.shift();
+			if (accepted.length >= 1000 && !refusedOnce) {
+				refusedOnce = true;
+				stopAt = Date.now() + 400;
+				// Read late, as under CPU load: the answers of all sent before it were handled first.
+				await after(40);
+				limiter.release(slot, 'limited', 100);
+				paused = true;
+				continue;
+			}
+			accepted.push(now);
+			await after(20);
+			limiter.release(slot, 'answered');
+		}
+	};
+	await Promise.all(Array.from({ length: 400 }, worker));
+	expect(refusedOnce).toBe(true);
+	// 1,000 a second at a ~20 ms round trip is about 20 in flight: not the few held when the refusal was read (at least
+	// half the start, 8), nor the hundreds served before it.
+	const level = Math.max(...levelsAfter.slice(0, 40));
+	expect(level).toBeGreaterThanOrEqual(16);
+	expect(level).toBeLessThanOrEqual(40);
+});
+
 test('a wait for a place ends at the deadline, and in a cancelled execution', async () => {
 	const limiter = new Limiter();
 	const first = ask(limiter, 64, 16);

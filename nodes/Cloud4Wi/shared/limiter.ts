@@ -17,6 +17,13 @@ const MAX_SPACING_MS = 25;
 
 /** A level the service answered this many round trips' worth of requests at was not found by a probe (see `limited`). */
 const SERVED_ROUND_TRIPS = 4;
+/**
+ * Refused with this many times fewer in flight than it answered since the last congestion: the service does not count
+ * requests in flight (a per-second window refuses whatever is in flight once full).
+ */
+const SERVED_ABOVE = 4;
+/** The window a per-second limit is read over (ms). */
+const RATE_WINDOW_MS = 1000;
 
 /** What a limiter learned of the service's limit, in a form another process can start from. */
 export interface Learned {
@@ -76,6 +83,12 @@ export class Limiter {
 	/** Good answers since `servedSince` (the end of the last pause, or the run's start): what the service took. */
 	private served = 0;
 	private servedSince = Date.now();
+	/** Most in flight with a request answered well since the last congestion. */
+	private servedLevel = 0;
+	/** When the requests answered well in the last moments started (performance.now()): the rate the service took. */
+	private answeredStarts: number[] = [];
+	/** The last congestion's level came from the rate the service served, not from a count in flight. */
+	private byRate = false;
 	/**
 	 * Time from sending to answer, at its shortest lately (0: none measured yet). Quick to fall and slow to rise: one
 	 * slow answer, such as a cold first request, must not spread the next starts out.
@@ -217,6 +230,10 @@ export class Limiter {
 					!this.roundTripMs || took < this.roundTripMs ? took : this.roundTripMs + 0.05 * (took - this.roundTripMs);
 			}
 			this.served++;
+			this.servedLevel = Math.max(this.servedLevel, slot.inFlight);
+			const starts = this.answeredStarts;
+			starts.push(slot.startedAt);
+			while (starts[0] < slot.startedAt - 2 * RATE_WINDOW_MS) starts.shift();
 			this.grow();
 		}
 		this.wake();
@@ -239,17 +256,28 @@ export class Limiter {
 		const least = Math.ceil(Math.min(slot.inFlight, START_IN_FLIGHT) / 2);
 		let held = Math.max(1, before, least);
 		if (slot.seq < this.cutAt) {
+			if (this.byRate) return; // its level came from the rate served: counts in flight say nothing of this limit
 			// The same congestion: its refusals arrive in any order, the lowest level held is the service's limit.
 			this.ceiling = Math.min(this.ceiling, held + 1);
 			this.limit = Math.min(this.limit, held);
 			return;
 		}
-		// Refused at a level served well for several round trips, not at a probe above it: the service counts requests
-		// per second (or serves fewer now). What it served per second since the last pause, at our round trip, it can take.
-		if (slot.inFlight < this.ceiling && this.served >= SERVED_ROUND_TRIPS * slot.inFlight && this.roundTripMs) {
+		this.byRate = false;
+		if (this.roundTripMs && this.servedLevel >= SERVED_ABOVE * held) {
+			// Refused with few in flight right after answers at many more: a per-second window, whose count when it refused
+			// was what it took over the last second (answered, and still on the way). At our round trip, that rate is this
+			// many in flight; the few in flight (8 of the 350 served, under a 1,000 a second window) would hold it far below.
+			const taken = before + this.answeredStarts.filter((t) => t > slot.startedAt - RATE_WINDOW_MS).length;
+			held = Math.max(least, Math.floor((taken / RATE_WINDOW_MS) * this.roundTripMs));
+			this.byRate = true;
+		} else if (slot.inFlight < this.ceiling && this.served >= SERVED_ROUND_TRIPS * slot.inFlight && this.roundTripMs) {
+			// Refused at a level served well for several round trips, not at a probe above it: the service counts requests
+			// per second (or serves fewer now). What it served per second since the last pause, at our round trip, it can take.
 			const perMs = this.served / Math.max(1000, now - this.servedSince);
 			held = Math.min(held, Math.max(least, Math.floor(perMs * this.roundTripMs)));
+			this.byRate = true;
 		}
+		this.servedLevel = 0;
 		this.limit = Math.min(this.limit, held);
 		// A probe refused (at the level refused last time or above): probe less often. Refused lower: the service changed.
 		this.probeAfterMs = held + 1 >= this.ceiling ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MAX_MS) : PROBE_AFTER_MS;
