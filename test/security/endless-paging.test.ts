@@ -53,7 +53,7 @@ describe('a service that ignores the offset or the scroll id', () => {
 		expect(result.json).toEqual([]);
 		expect(apiRequests(path).map((r) => r.query)).toEqual([
 			{ limit: '1000', offset: '0' },
-			{ limit: '1000', offset: '1000' },
+			{ limit: '1000', offset: '999' },
 		]);
 	});
 
@@ -67,7 +67,7 @@ describe('a service that ignores the offset or the scroll id', () => {
 		});
 		expect(apiRequests(path).map((r) => r.query)).toEqual([
 			{ limit: '1000', offset: '0' },
-			{ limit: '1000', offset: '1000' },
+			{ limit: '1000', offset: '999' },
 		]);
 	});
 

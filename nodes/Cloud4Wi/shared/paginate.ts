@@ -118,6 +118,11 @@ function repeatedPage(ctx: Cloud4WiContext, req: ApiRequest, message: string, de
 	return error;
 }
 
+/** The answer is a page this pass already got (a service ignoring the offset): that check, not the shift's, names it. */
+function isSamePage(answered: IDataObject[], marks: Map<string, number>): boolean {
+	return answered.length > 0 && marks.has(pageMark(answered));
+}
+
 /** An offset list's `count` when it is the number of all matching records; a count equal to its page's length may be the page's own. */
 function listCount(body: IDataObject, page: IDataObject[]): number | undefined {
 	return typeof body.count === 'number' && body.count !== page.length ? body.count : undefined;
@@ -148,47 +153,62 @@ export async function* pagesOf(
 	let pageNumber = 0;
 	let rereads = 0;
 	let scrollId: string | undefined;
-	let seen = 0; // records received in this pass: the next offset
+	let seen = 0; // records of the list read in this pass: the next offset (less one when the last is asked again)
 	let announced: number | undefined;
 	let passCount: number | undefined; // an offset list's count on the first page of this pass that gave one
+	// An offset list's previous last record, asked for again at the start of the next page: if another is there, the
+	// list shifted between the two pages (a delete and an add leave the count as it was).
+	let overlap: IDataObject | undefined;
 	const marks = new Map<string, number>(); // page mark -> page number, one short string per page of this pass
+	/** An offset list changed under the listing: read it again from the start, MAX_REREADS times, then stop. */
+	const readAgain = (change: string) => {
+		if (rereads++ === MAX_REREADS) {
+			throw listingStopped(
+				this,
+				req,
+				'The list changed in Cloud4Wi while it was being read',
+				`${change}, and reading it again from the start ${MAX_REREADS} times did not get a list that held still, so the listing was stopped rather than miss or repeat a record. Try again later, or narrow the list with the filters.`,
+			);
+		}
+		seen = 0;
+		passCount = undefined;
+		overlap = undefined;
+		marks.clear();
+	};
 	for (;;) {
 		pageNumber++;
 		const query: IDataObject = { ...req.query };
 		if (paging.style === 'offset') {
-			Object.assign(query, { limit: pageSize, offset: seen });
+			Object.assign(query, { limit: pageSize, offset: overlap === undefined ? seen : seen - 1 });
 		} else {
 			// What opens the scroll goes with every page: a service may give the next scroll id only when asked each time.
 			Object.assign(query, { size: pageSize }, paging.open, scrollId ? { [paging.idParam]: scrollId } : {});
 		}
 		const { body } = await cloud4WiApiRequest.call(this, { ...req, query });
-		const page = recordsOf(body, recordsKey);
+		const answered = recordsOf(body, recordsKey);
 		const total = typeof body.totalCount === 'number' ? body.totalCount : undefined;
-		read += page.length;
 
+		let page = answered;
 		if (paging.style === 'offset') {
-			// A changed count means shifted offsets (a record missed or repeated): read again from the start, MAX_REREADS times.
-			const count = listCount(body, page);
+			// A changed count means shifted offsets (a record missed or repeated): read again from the start.
+			const count = listCount(body, answered);
 			if (seen > 0 && count !== undefined && passCount !== undefined && count !== passCount) {
-				if (rereads++ === MAX_REREADS) {
-					throw listingStopped(
-						this,
-						req,
-						'The list changed in Cloud4Wi while it was being read',
-						`Its count went from ${passCount} to ${count} between two pages, and reading it again from the start ${MAX_REREADS} times did not get a list that held still, so the listing was stopped rather than miss or repeat a record. Try again later, or narrow the list with the filters.`,
-					);
-				}
-				seen = 0;
-				passCount = undefined;
-				marks.clear();
+				readAgain(`Its count went from ${passCount} to ${count} between two pages`);
 				continue;
 			}
 			passCount ??= count;
+			if (overlap !== undefined && answered.length > 0 && identity(answered[0]) === identity(overlap)) {
+				page = answered.slice(1); // the previous page's last record, where it was: nothing shifted
+			} else if (overlap !== undefined && !isSamePage(answered, marks)) {
+				readAgain(`The record at offset ${seen - 1} was no longer the one read there a page before`);
+				continue;
+			}
 		}
+		read += page.length;
 		seen += page.length;
 
-		if (page.length > 0) {
-			const mark = pageMark(page);
+		if (answered.length > 0) {
+			const mark = pageMark(answered);
 			const earlier = marks.get(mark);
 			if (earlier !== undefined) {
 				throw repeatedPage(
@@ -220,7 +240,7 @@ export async function* pagesOf(
 		}
 		const records = freshIn(page, handed);
 		// A full page of records all sent before, outside a reading again: the service is not moving on.
-		if (records.length === 0 && page.length === pageSize && rereads === 0) {
+		if (records.length === 0 && answered.length === pageSize && rereads === 0) {
 			throw repeatedPage(
 				this,
 				req,
@@ -236,7 +256,7 @@ export async function* pagesOf(
 		const expected = paging.style === 'offset' ? passCount : (total ?? announced);
 		const lastPage =
 			page.length === 0 ||
-			(expected !== undefined ? seen >= expected : page.length < pageSize) ||
+			(expected !== undefined ? seen >= expected : answered.length < pageSize) ||
 			(paging.style === 'scroll' && nextId === undefined);
 		if (
 			paging.style === 'scroll' &&
@@ -254,6 +274,8 @@ export async function* pagesOf(
 		}
 		if (lastPage) return;
 		scrollId = nextId;
+		// With one record a page, asking for the last one again would never move on.
+		overlap = paging.style === 'offset' && answered.length > 1 ? answered[answered.length - 1] : undefined;
 	}
 }
 
