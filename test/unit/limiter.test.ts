@@ -182,6 +182,32 @@ test('refused with few in flight right after answers at many more (a per-second 
 	expect(level).toBeLessThanOrEqual(40);
 });
 
+test('a new run forgets how many an earlier run had in flight: a limit in flight met later is not taken for a window', async () => {
+	const limiter = new Limiter();
+	// An earlier run: hundreds in flight, answered in ~5 ms.
+	let stopAt = Date.now() + 150;
+	const worker = async () => {
+		while (Date.now() < stopAt) {
+			const slot = (await limiter.acquire(400))!;
+			await after(5);
+			limiter.release(slot, 'answered');
+		}
+	};
+	await Promise.all(Array.from({ length: 300 }, worker));
+	stopAt = 0;
+	// This run: 8 answered, then one refused while the 16 sent after those are in flight: the service holds 16.
+	limiter.startRun();
+	const granted = ask(limiter, 400, 400);
+	await after(60);
+	for (const slot of granted.slice(0, 8)) limiter.release(slot, 'answered');
+	const refused = granted[24];
+	limiter.release(refused, 'limited', 100);
+	const before = granted.length;
+	for (const slot of granted.filter((s) => s !== refused).slice(8)) limiter.release(slot, 'answered');
+	await after(250);
+	expect(granted.length - before).toBe(16); // what the service held, not a rate read from the earlier run
+});
+
 test('a wait for a place ends at the deadline, and in a cancelled execution', async () => {
 	const limiter = new Limiter();
 	const first = ask(limiter, 64, 16);

@@ -214,6 +214,7 @@ export class Limiter {
 	/** A new node run: its requests may be of another kind than the last run's (a page of records takes longer than a write). */
 	startRun(): void {
 		this.roundTripMs = 0;
+		this.servedLevel = 0; // what an earlier run was served says nothing of a limit the service shows now
 		this.served = 0;
 		this.servedSince = Date.now();
 	}
