@@ -118,11 +118,6 @@ function repeatedPage(ctx: Cloud4WiContext, req: ApiRequest, message: string, de
 	return error;
 }
 
-/** The answer is a page this pass already got (a service ignoring the offset): that check, not the shift's, names it. */
-function isSamePage(answered: IDataObject[], marks: Map<string, number>): boolean {
-	return answered.length > 0 && marks.has(pageMark(answered));
-}
-
 /** An offset list's `count` when it is the number of all matching records; a count equal to its page's length may be the page's own. */
 function listCount(body: IDataObject, page: IDataObject[]): number | undefined {
 	return typeof body.count === 'number' && body.count !== page.length ? body.count : undefined;
@@ -197,16 +192,8 @@ export async function* pagesOf(
 				continue;
 			}
 			passCount ??= count;
-			if (overlap !== undefined && answered.length > 0 && identity(answered[0]) === identity(overlap)) {
-				page = answered.slice(1); // the previous page's last record, where it was: nothing shifted
-			} else if (overlap !== undefined && !isSamePage(answered, marks)) {
-				readAgain(`The record at offset ${seen - 1} was no longer the one read there a page before`);
-				continue;
-			}
 		}
-		read += page.length;
-		seen += page.length;
-
+		// Before the offset list's shift check: a service ignoring the offset is named as such.
 		if (answered.length > 0) {
 			const mark = pageMark(answered);
 			const earlier = marks.get(mark);
@@ -220,6 +207,16 @@ export async function* pagesOf(
 			}
 			marks.set(mark, pageNumber);
 		}
+		if (overlap !== undefined) {
+			if (answered.length === 0 || identity(answered[0]) !== identity(overlap)) {
+				readAgain(`The record at offset ${seen - 1} was no longer the one read there a page before`);
+				continue;
+			}
+			page = answered.slice(1); // the previous page's last record, where it was: nothing shifted
+		}
+		read += page.length;
+		seen += page.length;
+
 		// A scroll is a snapshot: the first count, plus a page for records added meanwhile, is the most there can be.
 		announced ??= total;
 		if (announced !== undefined && read > announced + pageSize) {
