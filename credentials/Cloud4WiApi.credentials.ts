@@ -9,6 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { sleep, UserError } from 'n8n-workflow';
 
+import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
+
 /** Words for the network failures a wrong base URL causes. */
 const NETWORK_REASONS: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
@@ -205,9 +207,8 @@ export class Cloud4WiApi implements ICredentialType {
 		if (response.statusCode < 200 || response.statusCode > 299) {
 			// A fresh error without the request: the secret travels in its body and must not surface, nor where the
 			// service quotes it back.
-			const secret = String(credentials.clientSecret ?? '');
 			const message = typeof body.message === 'string' ? body.message : 'no reason given';
-			const said = secret.length >= 4 ? message.split(secret).join('***') : message;
+			const said = maskSecrets(message, [credentials.clientSecret]);
 			const hint =
 				response.statusCode === 401
 					? 'Check the client key and secret in the Cloud4Wi credential.'

@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { cloud4WiBaseUrl, LOGIN_TIMEOUT_MS, retryAfterOf, tokenOf } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Learned, Outcome } from './limiter';
 import { Limiter } from './limiter';
+import { maskSecrets } from './secrets';
 
 export { apiPath } from './path';
 
@@ -229,15 +230,7 @@ function apiError(
 
 /** `text` with the run's client secret and tokens masked: a service may quote what it was sent in its message. */
 function withoutSecrets(text: string, run: Run): string {
-	// Each looked for once (the run's token is usually the account's): every answer, pages of 17 MB too, is searched.
-	const secrets = [...new Set([run.credentials.clientSecret, run.token, run.revoked, run.account.token])];
-	return secrets.reduce<string>(
-		(masked, secret) =>
-			typeof secret === 'string' && secret.length >= 4 && masked.includes(secret)
-				? masked.split(secret).join('***')
-				: masked,
-		text,
-	);
+	return maskSecrets(text, [run.credentials.clientSecret, run.token, run.revoked, run.account.token]);
 }
 
 /** The one place a failed answer becomes an n8n error: the service's message (secrets masked), its status, a hint. */
