@@ -8,6 +8,8 @@ const ROUTE_CHARACTERS = /[/\\?#]/;
 // Symbols (never letters) NFKC leaves alone that confusable or best-fit folding reads as "/", "\" or ".": solidi, ¥ ₩, "。".
 const LOOK_ALIKES = /[\u2215\u2044\u29f8\u2571\u27cb\u2216\u29f5\u29f9\u2572\u27cd\u00a5\u20a9\u3002]/;
 const ESCAPE = /%[0-9a-f]{2}/i;
+/** Spaces (any Unicode space, and invisible ones), which a server may trim off a value (one at a time: no backtracking). */
+const SPACE = /[\s\u200b-\u200d\u2060\ufeff]/g;
 const BAD_ESCAPE = /%(?![0-9a-f]{2})/i;
 // A lone UTF-16 surrogate is broken text: it cannot be %-encoded at all.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
@@ -81,7 +83,9 @@ export function pathIdProblem(id: string): string | undefined {
 	for (const reading of readings) {
 		const { text } = reading;
 		const how = howRead(reading);
-		if (text === '.' || text === '..') return `"${id}" is a dot segment${how}, which would point the request elsewhere`;
+		// Padded too ("..%20", "%E3%80%80.."): a server or proxy that trims the segment reads "..".
+		const dots = text.replace(SPACE, '');
+		if (dots === '.' || dots === '..') return `"${id}" is a dot segment${how}, which would point the request elsewhere`;
 		if (CONTROL.test(text)) return `"${shown}" contains a control character${reading.decoded ? ' once %-decoded' : ''}`;
 		if (ROUTE_CHARACTERS.test(text)) return `"${id}" contains "/", "\\", "?" or "#"${how}, which no Cloud4Wi ID has`;
 		// Servers that read matrix parameters (a;v=1) cut the segment at the ";" or take the rest as parameters.

@@ -95,6 +95,8 @@ interface Run {
 	fresh: boolean;
 	/** A token this run revoked: never taken back from the stored credential. */
 	revoked?: string;
+	/** Every token this run sent or revoked: an answer read after a renewal may quote the one its request carried. */
+	sent: Set<string>;
 	loginFailure?: string;
 }
 
@@ -130,7 +132,7 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 		if (stored?.baseUrl === baseUrl) account.limiter.learn(stored);
 	}
 	account.limiter.startRun();
-	return { settings, credentials, baseUrl, account, token: tokenOf(credentials), fresh: false };
+	return { settings, credentials, baseUrl, account, token: tokenOf(credentials), fresh: false, sent: new Set() };
 }
 
 /** Starts a node run with its settings (runs not started so use the defaults); the credential is read on first use. */
@@ -176,6 +178,7 @@ export async function credentialsOf(ctx: Cloud4WiContext): Promise<ICredentialDa
 export async function forgetToken(ctx: Cloud4WiContext): Promise<void> {
 	const run = await runOf(ctx);
 	run.revoked = run.token;
+	run.sent.add(run.token);
 	if (run.account.token === run.token) run.account.token = undefined;
 	run.token = '';
 }
@@ -230,7 +233,7 @@ function apiError(
 
 /** `text` with the run's client secret and tokens masked: a service may quote what it was sent in its message. */
 function withoutSecrets(text: string, run: Run): string {
-	return maskSecrets(text, [run.credentials.clientSecret, run.token, run.revoked, run.account.token]);
+	return maskSecrets(text, [run.credentials.clientSecret, run.token, run.revoked, run.account.token, ...run.sent]);
 }
 
 /** The one place a failed answer becomes an n8n error: the service's message (secrets masked), its status, a hint. */
@@ -668,6 +671,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			stale = run.token === '' || run.token === refused;
 			const carried = stale ? await renewed(this, run, req, run.token, timeoutMs) : undefined;
 			used = run.token;
+			run.sent.add(used);
 			answer = carried ?? (await send(this, run, req, used, timeoutMs));
 			if (answer.status === 429) {
 				outcome = 'limited';
