@@ -170,7 +170,7 @@ describe('time limits', () => {
 	test('a Timeout below one second is refused before anything is sent', async () => {
 		const result = await runAction(ctx, contact('get', timeout(10)));
 		expect(result.error?.message).toBe(
-			'Request Options > Timeout: must be a whole number of milliseconds, at least 1000, got "10"',
+			'Request Options > Timeout: must be a whole number of milliseconds from 1000 to 3600000 (an hour), got "10"',
 		);
 		expect(ctx.sb.requests).toEqual([]);
 	});

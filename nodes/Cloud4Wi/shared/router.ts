@@ -10,6 +10,8 @@ import { inputError, ItemInput } from './validate';
 const MAX_IN_FLIGHT = DEFAULT_MAX_IN_FLIGHT;
 /** Time per timer tick spent starting further items ahead of their turn: the event loop stays free for answers. */
 const READ_AHEAD_MS = 4;
+/** Longest Timeout: an hour is far beyond any answer, and well within what a timer can hold (2^31 ms, with the login's time). */
+const MAX_TIMEOUT_MS = 3_600_000;
 
 /** Options of the whole node run, for every operation. */
 export const requestOptionsField: INodeProperties = {
@@ -32,7 +34,7 @@ export const requestOptionsField: INodeProperties = {
 			displayName: 'Timeout',
 			name: 'timeout',
 			type: 'number',
-			typeOptions: { minValue: 1000, numberPrecision: 0 },
+			typeOptions: { minValue: 1000, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
 			default: DEFAULT_TIMEOUT_MS,
 			description:
 				'Time in ms to wait for each answer from Cloud4Wi. A read that gets no answer is tried again (5 times in all); a write is not, since it may have been applied.',
@@ -58,11 +60,11 @@ function settingsOf(ctx: IExecuteFunctions): Partial<RunSettings> {
 	}
 	const timeout = options.timeout;
 	if (timeout !== undefined) {
-		if (!Number.isInteger(timeout) || (timeout as number) < 1000) {
+		if (!Number.isInteger(timeout) || (timeout as number) < 1000 || (timeout as number) > MAX_TIMEOUT_MS) {
 			throw inputError(
 				ctx.getNode(),
 				'Request Options > Timeout',
-				`must be a whole number of milliseconds, at least 1000, got "${String(timeout)}"`,
+				`must be a whole number of milliseconds from 1000 to ${MAX_TIMEOUT_MS} (an hour), got "${String(timeout)}"`,
 				0,
 			);
 		}

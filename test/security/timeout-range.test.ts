@@ -1,0 +1,58 @@
+/**
+ * Found by the fifth audit: the Timeout request option had a floor (1000 ms) but no ceiling. Node's timers hold at most 2^31-1 ms: a
+ * Timeout from 2^31 ms up fires after ~1 ms, so each request is started and aborted at once (racing its own send: a
+ * write "may or may not have been applied"; a read is tried 5 times over 7.5 s, then "did not answer within
+ * 2147483.6 s"), and without a stored token the login fails at once as "no token within 30 s"; from 2^32 ms up
+ * AbortSignal.timeout throws a RangeError, surfaced with an empty message that names no field. An out-of-range Timeout must be refused like one below 1000: a
+ * NodeOperationError naming "Request Options > Timeout", and nothing sent.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { TestContext } from '../harness/cloud4wi';
+import { startCloud4Wi, runAction } from '../harness/cloud4wi';
+import { lastThrownError } from '../harness/engine';
+
+let ctx: TestContext;
+beforeEach(async () => {
+	ctx = await startCloud4Wi({ contacts: 3 });
+	// A credential in use: a token is stored (a first run logged in).
+	const first = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+	expect(first.error).toBeUndefined();
+	ctx.sb.clearRequests();
+});
+afterEach(async () => {
+	await ctx.sb.close();
+});
+
+test.each([2 ** 31, 3_000_000_000, 2 ** 32, 10_000_000_000])(
+	'Timeout %d ms (past what a timer can hold): refused naming the field, nothing sent, nothing deleted',
+	async (ms) => {
+		const cid = ctx.sb.data.contacts[0]!.cid;
+		const result = await runAction(ctx, {
+			resource: 'contact',
+			operation: 'delete',
+			contactId: cid,
+			requestOptions: { timeout: ms },
+		});
+		expect(result.error).toBeDefined();
+		// Today 2^31..2^32-1: a NodeApiError "Cloud4Wi did not answer within 2147483.6 s" after ~1 ms; 2^32 and up: a
+		// RangeError from AbortSignal.timeout, wrapped with no field name.
+		expect(ctx.sb.requests).toEqual([]);
+		expect(ctx.sb.data.contacts.has(cid)).toBe(true);
+		const error = lastThrownError();
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toMatch(/^Request Options > Timeout: /);
+	},
+	30_000,
+);
+
+test('Timeout 2^31 ms on a read: refused at once, not five tries each cut off after ~1 ms', async () => {
+	const result = await runAction(ctx, {
+		resource: 'contact',
+		operation: 'get',
+		contactId: ctx.sb.data.contacts[0]!.cid,
+		requestOptions: { timeout: 2 ** 31 },
+	});
+	expect(result.error?.message).toMatch(/^Request Options > Timeout: /);
+	expect(ctx.sb.requests).toEqual([]);
+}, 30_000);
