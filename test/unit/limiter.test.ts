@@ -256,6 +256,20 @@ test('with no round trip measured yet, starts leave one per millisecond rather t
 	expect(granted).toHaveLength(16);
 });
 
+test('until the first 429, starts are spaced for the climb: each answer starts three, not one', async () => {
+	const limiter = new Limiter();
+	const first = ask(limiter, 64, 16);
+	await after(300);
+	expect(first).toHaveLength(16);
+	for (const slot of first) limiter.release(slot, 'answered'); // a service ~300 ms away: the level is now 48
+	const next = ask(limiter, 64, 48);
+	await after(60);
+	// Spaced a third of 0.85 x 300 ms / 48 (~1.7 ms): ~35 by now; spaced for one start per answer, ~12.
+	expect(next.length).toBeGreaterThan(24);
+	await after(60);
+	expect(next).toHaveLength(48);
+});
+
 test('a time that included a login does not set the pace: it is not a round trip', async () => {
 	const limiter = new Limiter();
 	const first = ask(limiter, 64, 2);

@@ -1,7 +1,9 @@
 import { sleep } from 'n8n-workflow';
 
-/** Requests in flight at first (n8n's HTTP Request node sends all at once); +2 per answer until the first 429. */
+/** Requests in flight at first (n8n's HTTP Request node sends all at once); +GROWTH per answer until the first 429. */
 export const START_IN_FLIGHT = 16;
+/** Places added per good answer until the first 429: the level triples every round trip. */
+const GROWTH = 2;
 /** After a 429, the level that drew it is tried again only after this long: each try costs a Retry-After pause. */
 const PROBE_AFTER_MS = 10 * 60_000;
 /** Each try the service refuses doubles that wait, up to this: a limit that does not move costs a few pauses a day. */
@@ -127,7 +129,10 @@ export class Limiter {
 				const startAt = Math.max(now, this.nextStartAt);
 				// With no round trip measured yet (a run's first requests), one start per millisecond: answers to a burst
 				// come back late together, and their times would set the pace too slow.
-				const spacing = this.roundTripMs ? Math.min((PACE * this.roundTripMs) / level, MAX_SPACING_MS) : 1;
+				// Until the first 429 each answer starts 1 + GROWTH requests (its own place and the new ones): spaced for that,
+				// so the climb is not held back by its own pacing (1,000 writes 300 ms away: 2.2-2.4 s -> 1.8 s).
+				const starts = this.ceiling === Number.POSITIVE_INFINITY && this.limit < this.cap ? 1 + GROWTH : 1;
+				const spacing = this.roundTripMs ? Math.min((PACE * this.roundTripMs) / (level * starts), MAX_SPACING_MS) : 1;
 				this.nextStartAt = startAt + spacing;
 				// Each start waits for the one before: timers of near turns can fire out of order (libuv's cached clock).
 				const turn = this.turn.then(async () => {
@@ -294,8 +299,8 @@ export class Limiter {
 		if (this.limit >= this.cap) return;
 		if (this.ceiling === Number.POSITIVE_INFINITY) {
 			// No 429 seen yet: +2 per answer triples the level every round trip, so a service 300 ms away gets 1,000 writes
-			// in 2.25 s, not 2.75 s (n8n's HTTP Request node, all at once: 1.85 s); a limit is still found one refusal over.
-			this.limit += 2;
+			// in 1.8 s (n8n's HTTP Request node, all at once: 1.6 s); a limit is still found one refusal over.
+			this.limit += GROWTH;
 			return;
 		}
 		if (this.limit + 1 >= this.ceiling && Date.now() - this.limitedAt < this.probeAfterMs) return; // stay just under the level refused
