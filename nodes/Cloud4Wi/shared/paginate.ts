@@ -149,6 +149,7 @@ export async function* pagesOf(
 	let rereads = 0;
 	let scrollId: string | undefined;
 	let seen = 0; // records of the list read in this pass: the next offset (less one when the last is asked again)
+	let handedOn = 0; // records handed on (a scroll's pages may repeat some: they do not count toward its total)
 	let announced: number | undefined;
 	let passCount: number | undefined; // an offset list's count on the first page of this pass that gave one
 	// An offset list's previous last record, asked for again at the start of the next page: if another is there, the
@@ -236,6 +237,7 @@ export async function* pagesOf(
 			);
 		}
 		const records = freshIn(page, handed);
+		handedOn += records.length;
 		// A full page of records all sent before, outside a reading again: the service is not moving on.
 		if (records.length === 0 && answered.length === pageSize && rereads === 0) {
 			throw repeatedPage(
@@ -251,21 +253,17 @@ export async function* pagesOf(
 		// How many the answers say there are: a scroll's totalCount, an offset list's count. A shorter page than asked
 		// for is the last only when they say nothing: a service may cap the page size below ours.
 		const expected = paging.style === 'offset' ? passCount : (total ?? announced);
+		const got = paging.style === 'offset' ? seen : handedOn;
 		const lastPage =
 			page.length === 0 ||
-			(expected !== undefined ? seen >= expected : answered.length < pageSize) ||
+			(expected !== undefined ? got >= expected : answered.length < pageSize) ||
 			(paging.style === 'scroll' && nextId === undefined);
-		if (
-			paging.style === 'scroll' &&
-			nextId === undefined &&
-			page.length > 0 &&
-			expected !== undefined &&
-			seen < expected
-		) {
+		// A scroll that ends (no scroll id, or an empty page: expired, say) before the total it still announces.
+		if (paging.style === 'scroll' && lastPage && expected !== undefined && got < expected) {
 			throw listingStopped(
 				this,
 				req,
-				`Cloud4Wi announced ${expected} records but gave no scroll ID to read past ${seen}`,
+				`Cloud4Wi announced ${expected} records but ${nextId === undefined ? 'gave no scroll ID to read' : 'sent an empty page'} past ${got}`,
 				'The listing was stopped rather than end short without saying so. Try again later.',
 			);
 		}

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
 import { kindFilter } from '../../shared/events';
-import { fetchRecords } from '../../shared/paginate';
+import { fetchRecords, MAX_PAGE_SIZE } from '../../shared/paginate';
 import { simplifyEvent } from '../../shared/simplify';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/validate';
@@ -25,6 +25,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const simplify = input.boolean('simplify', 'Simplify');
 	const filter = kindFilter(kinds);
 	// This list cannot scroll: one request of up to 10,000 events, most recent window first if sorted so.
+	const asked = filter.query !== undefined || kinds.length === 0 ? max : undefined;
 	const events = await fetchRecords.call(
 		this,
 		{
@@ -37,8 +38,20 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		},
 		'events',
 		{ style: 'sized' },
-		filter.query !== undefined || kinds.length === 0 ? max : undefined,
+		asked,
 	);
 	const kept = events.filter(filter.keep).slice(0, max ?? events.length);
+	// A full answer to an unbounded read may hide more: said, rather than handing on 10,000 as if they were all.
+	if (asked === undefined && events.length >= MAX_PAGE_SIZE && (max === undefined || kept.length < max)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`This contact has more than ${MAX_PAGE_SIZE.toLocaleString('en-US')} events matching, the most Cloud4Wi returns in one answer`,
+			{
+				itemIndex: input.itemIndex,
+				description:
+					'Cloud4Wi cannot page through the events of one contact, so the list would end short. Narrow it with Filters > From and To (and read each range in turn), or turn off Return All and set a Limit.',
+			},
+		);
+	}
 	return shape(kept, simplify, simplifyEvent);
 }
