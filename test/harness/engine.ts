@@ -308,6 +308,13 @@ export function lastThrownError(): unknown {
 	return lastThrown;
 }
 
+/** Everything a thrown error holds as text, own properties included (n8n stores and shows several): for leak checks. */
+export function errorText(error: unknown): string {
+	return (
+		JSON.stringify(error, Object.getOwnPropertyNames(error as object)) + String((error as Error | undefined)?.message)
+	);
+}
+
 export interface RunResult {
 	run: IRun;
 	/** Output items of each node's first run, first output. */

@@ -51,12 +51,18 @@ test('Contact Get Many, Return All: a scroll page that comes back empty before t
 	expect(result.json).toEqual([]);
 });
 
-test('Event Get Many for Contact, Return All: a contact with more than 10,000 events does not come back cut to 10,000 without a word', async () => {
+/** A contact with 10,050 login events, a minute apart over the last weeks: more than one answer can hold. */
+function contactWith10050Events(): string {
 	const customerId = ctx.sb.data.contacts[0]!.cid;
 	const start = ctx.sb.clock.now() - 20 * 24 * 3600_000;
 	ctx.sb.injectEvents(
 		Array.from({ length: 10_050 }, (_, i) => ({ type: 'login' as const, customerId, createdAt: start + i * 60_000 })),
 	);
+	return customerId;
+}
+
+test('Event Get Many for Contact, Return All: a contact with more than 10,000 events does not come back cut to 10,000 without a word', async () => {
+	const customerId = contactWith10050Events();
 	const result = await runAction(ctx, {
 		resource: 'event',
 		operation: 'getAllForContact',
@@ -74,11 +80,7 @@ test('Event Get Many for Contact, Return All: a contact with more than 10,000 ev
 });
 
 test('Event Get Many for Contact with a Limit under 10,000: the first events, no error', async () => {
-	const customerId = ctx.sb.data.contacts[0]!.cid;
-	const start = ctx.sb.clock.now() - 20 * 24 * 3600_000;
-	ctx.sb.injectEvents(
-		Array.from({ length: 10_050 }, (_, i) => ({ type: 'login' as const, customerId, createdAt: start + i * 60_000 })),
-	);
+	const customerId = contactWith10050Events();
 	const result = await runAction(ctx, {
 		resource: 'event',
 		operation: 'getAllForContact',

@@ -5,10 +5,8 @@
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { lastThrownError, testCredential } from '../harness/engine';
+import { errorText, lastThrownError, testCredential } from '../harness/engine';
 
-const everything = (error: unknown) =>
-	JSON.stringify(error, Object.getOwnPropertyNames(error as object)) + String((error as Error | undefined)?.message);
 const formEncoded = (secret: string) =>
 	new URLSearchParams({ clientSecret: secret }).toString().slice('clientSecret='.length);
 
@@ -31,7 +29,7 @@ test.each(['Sx 9q2f k7Lm', "Sx9!q(k)~'2f"])(
 		});
 		const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
 		expect(result.error?.message).toContain('Rejected clientKey=demo&clientSecret=***&grant=client');
-		const thrown = everything(lastThrownError());
+		const thrown = errorText(lastThrownError());
 		const tested = await testCredential(ctx.store, CREDENTIAL_ID);
 		expect(tested.status).toBe('Error');
 		const seen = thrown + JSON.stringify(result.run) + tested.message;
@@ -57,5 +55,5 @@ test('an API answer quoting the login body form-encoded: the secret is masked in
 		contactId: ctx.sb.data.contacts[0]!.cid,
 	});
 	expect(result.error?.message).toBe('Conflict with session opened by clientSecret=***');
-	expect(everything(lastThrownError()) + JSON.stringify(result.run)).not.toContain(quoted);
+	expect(errorText(lastThrownError()) + JSON.stringify(result.run)).not.toContain(quoted);
 });

@@ -5,7 +5,7 @@
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { lastThrownError, testCredential } from '../harness/engine';
+import { errorText, lastThrownError, testCredential } from '../harness/engine';
 
 const SECRET = 'Sx"9/q+<k>\\w-2f';
 let ctx: TestContext;
@@ -14,8 +14,6 @@ beforeEach(async () => {
 });
 afterEach(async () => await ctx.sb.close());
 
-const everything = (error: unknown) =>
-	JSON.stringify(error, Object.getOwnPropertyNames(error as object)) + String((error as Error | undefined)?.message);
 /** Every way the secret can be written in a message: as is, JSON-escaped (once, twice), URL-encoded. */
 const forms = () => {
 	const once = JSON.stringify(SECRET).slice(1, -1);
@@ -46,7 +44,7 @@ test('a login refusal that quotes the login body inside its message, escaped: th
 	);
 	expect(logins()).toBe(1);
 	expect(ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login'))).toHaveLength(0); // nothing sent after
-	const seen = everything(lastThrownError()) + JSON.stringify(result.run);
+	const seen = errorText(lastThrownError()) + JSON.stringify(result.run);
 	for (const form of forms()) expect(seen).not.toContain(form);
 });
 
@@ -63,7 +61,7 @@ test('a login refusal that quotes the secret URL-encoded: masked, in a run and u
 	const tested = await testCredential(ctx.store, CREDENTIAL_ID);
 	expect(tested.status).toBe('Error');
 	expect(tested.message).toContain('Rejected clientSecret=***&grant=client');
-	const seen = everything(lastThrownError()) + JSON.stringify(result.run) + tested.message;
+	const seen = errorText(lastThrownError()) + JSON.stringify(result.run) + tested.message;
 	for (const form of forms()) expect(seen).not.toContain(form);
 });
 
@@ -81,7 +79,7 @@ test('an API refusal that quotes the login body, twice escaped: the secret is ma
 	const getContact = { resource: 'contact', operation: 'get', contactId: ctx.sb.data.contacts[0]!.cid };
 	const failed = await runAction(ctx, getContact);
 	expect(failed.error?.message).toMatch(/^Conflict with session opened by .*\*\*\*/);
-	const thrown = everything(lastThrownError());
+	const thrown = errorText(lastThrownError());
 	const item = await runAction(ctx, getContact, [{}], { continueOnFail: true });
 	expect(item.json).toEqual([expect.objectContaining({ error: expect.stringContaining('***') })]);
 	const seen = thrown + JSON.stringify(failed.run) + JSON.stringify(item.run);

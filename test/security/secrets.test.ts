@@ -5,7 +5,7 @@
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { lastThrownError, testCredential } from '../harness/engine';
+import { errorText, lastThrownError, testCredential } from '../harness/engine';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -13,9 +13,6 @@ beforeEach(async () => {
 });
 afterEach(async () => await ctx.sb.close());
 
-/** Everything a thrown error holds, own properties included (n8n stores and shows several). */
-const everything = (error: unknown) =>
-	JSON.stringify(error, Object.getOwnPropertyNames(error as object)) + String((error as Error | undefined)?.message);
 const listSegments = { resource: 'segment', operation: 'getAll', returnAll: true };
 const getContact = () => ({ resource: 'contact', operation: 'get', contactId: ctx.sb.data.contacts[0]!.cid });
 const storedToken = () => String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
@@ -32,7 +29,7 @@ test('a login refusal that quotes the request body: the secret is masked in the 
 	expect(result.error?.message).toBe(
 		`Cloud4Wi login failed (HTTP 400): Malformed credentials {"clientKey":"${clientKey}","clientSecret":"***"}. Check the base URL of the Cloud4Wi credential.`,
 	);
-	expect(everything(lastThrownError())).not.toContain(clientSecret);
+	expect(errorText(lastThrownError())).not.toContain(clientSecret);
 	expect(JSON.stringify(result.run)).not.toContain(clientSecret);
 });
 
@@ -63,7 +60,7 @@ test('an API refusal that quotes the Authorization header: the token is masked, 
 	});
 	const failed = await runAction(ctx, getContact());
 	expect(failed.error?.message).toBe('Invalid parameter contactId for request with Authorization: Bearer ***');
-	expect(everything(lastThrownError())).not.toContain(token);
+	expect(errorText(lastThrownError())).not.toContain(token);
 	const item = await runAction(ctx, getContact(), [{}], { continueOnFail: true });
 	expect(item.json).toEqual([
 		expect.objectContaining({ error: 'Invalid parameter contactId for request with Authorization: Bearer ***' }),
@@ -84,5 +81,5 @@ test('a redirect to an address that holds the token: the address is named with t
 	expect(result.error?.message).toBe(
 		'Cloud4Wi answered with a redirect (HTTP 302) to https://elsewhere.example/t/***, which was not followed',
 	);
-	expect(everything(lastThrownError())).not.toContain(token);
+	expect(errorText(lastThrownError())).not.toContain(token);
 });
