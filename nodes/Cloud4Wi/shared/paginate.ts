@@ -17,6 +17,8 @@ export const MAX_OFFSET_PAGE_SIZE = 1_000;
  * real listing that large could hardly finish in n8n anyway, and one that never ends is stopped while n8n has memory left.
  */
 export const MAX_LISTING_RECORDS = 2_000_000;
+/** Most pages one listing reads: its most records at 100 a page (a service that serves far smaller pages than asked). */
+export const MAX_LISTING_PAGES = MAX_LISTING_RECORDS / 100;
 /** Times an offset listing reads its list again from the start after the list changed under it, before it gives up. */
 export const MAX_REREADS = 3;
 
@@ -268,6 +270,16 @@ export async function* pagesOf(
 			);
 		}
 		if (lastPage) return;
+		// Bounded in requests as in records: pages of a few records while far more are announced would take as many requests.
+		const pagesLeft = expected !== undefined ? Math.ceil((expected - got) / Math.max(1, answered.length)) : 1;
+		if (pageNumber + pagesLeft > MAX_LISTING_PAGES) {
+			throw listingStopped(
+				this,
+				req,
+				`Cloud4Wi sends pages of ${answered.length} ${answered.length === 1 ? 'record' : 'records'}${expected !== undefined ? ` and announces ${expected}` : ''}: the listing would take more than ${MAX_LISTING_PAGES.toLocaleString('en-US')} requests`,
+				`The listing was stopped after ${pageNumber} pages rather than run on for hours. Narrow the list with the filters (a date range, say), or turn off Return All and set a Limit.`,
+			);
+		}
 		scrollId = nextId;
 		// With one record a page, asking for the last one again would never move on.
 		overlap = paging.style === 'offset' && answered.length > 1 ? answered[answered.length - 1] : undefined;
