@@ -233,7 +233,7 @@ function apiError(
 
 /** `text` with the run's client secret and tokens masked: a service may quote what it was sent in its message. */
 function withoutSecrets(text: string, run: Run): string {
-	return maskSecrets(text, [run.credentials.clientSecret, run.token, run.revoked, run.account.token, ...run.sent]);
+	return maskSecrets(text, [run.credentials.clientSecret, run.token, run.account.token, ...run.sent]);
 }
 
 /** The one place a failed answer becomes an n8n error: the service's message (secrets masked), its status, a hint. */
