@@ -194,18 +194,26 @@ export async function sandboxToken(url: string, key: { clientKey: string; client
 
 // ------------------------------------------------------------------------------------------------ n8n
 
-/** The package packed once per run (scripts/e2e-n8n.sh packs it and sets E2E_TARBALL; otherwise packed here). */
-async function tarball(): Promise<string> {
-	if (process.env.E2E_TARBALL && existsSync(process.env.E2E_TARBALL)) return process.env.E2E_TARBALL;
-	const dir = join(RUN_DIR, 'pack');
-	const found = () =>
-		existsSync(dir) ? readdirSync(dir).find((f) => /^n8n-nodes-cloud4wi-.*\.tgz$/.test(f)) : undefined;
-	if (!found()) {
+/** This process's tarball: packed at most once per process. */
+let packed: Promise<string> | undefined;
+
+/**
+ * The package packed once per run (scripts/e2e-n8n.sh packs it and sets E2E_TARBALL; otherwise packed here, fresh:
+ * a tarball left by an earlier process holds the code of then, and a bench once measured a day-old build that way).
+ */
+function tarball(): Promise<string> {
+	if (process.env.E2E_TARBALL && existsSync(process.env.E2E_TARBALL)) return Promise.resolve(process.env.E2E_TARBALL);
+	packed ??= (async () => {
+		const dir = join(RUN_DIR, `pack-${process.pid}`); // jest workers pack side by side
+		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
-		const packed = await run('npm', ['pack', '--pack-destination', dir], { cwd: ROOT, timeoutMs: 300_000 });
-		if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stdout}${packed.stderr}`);
-	}
-	return join(dir, found()!);
+		const result = await run('npm', ['pack', '--pack-destination', dir], { cwd: ROOT, timeoutMs: 300_000 });
+		if (result.code !== 0) throw new Error(`npm pack failed:\n${result.stdout}${result.stderr}`);
+		const file = readdirSync(dir).find((f) => /^n8n-nodes-cloud4wi-.*\.tgz$/.test(f));
+		if (!file) throw new Error(`npm pack left no tarball in ${dir}`);
+		return join(dir, file);
+	})();
+	return packed;
 }
 
 export interface N8n {
