@@ -31,6 +31,20 @@ test('starts at 16 in flight; until a 429, each good answer lets two more go (th
 	expect(granted.slice(16).map((s) => s.inFlight)).toEqual(Array.from({ length: 48 }, (_, i) => i + 1));
 });
 
+test('items worth having ready: any number while it climbs, three rounds of the level under a limit found or learned', async () => {
+	const climbing = new Limiter();
+	expect(climbing.readyWanted()).toBe(Number.POSITIVE_INFINITY);
+	const learned = new Limiter();
+	learned.learn({ refusedLevel: 5, refusedAt: Date.now(), probeAfterMs: 10 * 60_000 });
+	expect(learned.readyWanted()).toBe(12); // 4 in flight
+	ask(learned, 2, 1); // Max Concurrent Requests 2
+	expect(learned.readyWanted()).toBe(6);
+	const found = new Limiter();
+	const granted = await thirtyTwoInFlight(found);
+	found.release(granted.slice(16).find((s) => s.inFlight === 10)!, 'limited', 10);
+	expect(found.readyWanted()).toBe(27); // 9 held when it refused
+});
+
 test('never more in flight than Max Concurrent Requests', async () => {
 	const granted = ask(new Limiter(), 3, 10);
 	await after(50);

@@ -24,6 +24,8 @@ const SERVED_ROUND_TRIPS = 4;
  * requests in flight (a per-second window refuses whatever is in flight once full).
  */
 const SERVED_ABOVE = 4;
+/** Under a limit, requests kept ready per place: one round in flight, two waiting (all 1,000 read ahead: ~7 % slower in a real n8n). */
+const READY_ROUNDS = 3;
 /** The window a per-second limit is read over (ms). */
 const RATE_WINDOW_MS = 1000;
 
@@ -100,6 +102,16 @@ export class Limiter {
 	private nextStartAt = 0;
 	/** The last start's turn: starts go out in the order they took their places. */
 	private turn: Promise<void> = Promise.resolve();
+
+	/**
+	 * Requests worth having ready to send: while it climbs (no 429 met yet), any number; under a limit it found or
+	 * learned, a few rounds of it (reading more items ahead only holds up the answers of those in flight).
+	 */
+	readyWanted(): number {
+		return this.ceiling === Number.POSITIVE_INFINITY
+			? Number.POSITIVE_INFINITY
+			: READY_ROUNDS * Math.min(this.limit, this.cap);
+	}
 
 	/** Calls `listener` with the end of every pause a 429 sets; returns the way to stop listening. */
 	onPause(listener: (until: number) => void): () => void {

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
 import type { RunSettings } from './transport';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, onPause, rememberLimits, startRun } from './transport';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, rememberLimits, startRun, watchLimiter } from './transport';
 import { inputError, ItemInput } from './validate';
 
 /** Most requests in flight one node may ask for. */
@@ -128,17 +128,19 @@ export async function route(
 			// Answers that came in meanwhile are handled before the next item's parameters are read (about a millisecond
 			// of n8n's expression engine per item in a real n8n), so they do not wait for it: 2.09 -> 1.88 s for 1,000 there.
 			if (width > 1) await sleep(0);
+			if (goOn()) filling ??= fill(); // the limiter wants more ready now
 		}
 	};
 	// Reading an item's parameters (n8n's expression engine) is most of its CPU. So items start a few per timer tick,
-	// and the requests of those read leave in between; and while a 429 pauses the account, items are read ahead of
-	// their turn: the line is idle then, and busy with answers afterwards.
+	// and the requests of those read leave in between; under a limit only as many as the limiter wants ready; and while
+	// a 429 pauses the account, all are read ahead of their turn: the line is idle then, and busy with answers afterwards.
 	const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
 	const started: Array<Promise<void>> = [];
 	let pausedUntil = 0;
+	let readyWanted = () => Number.POSITIVE_INFINITY; // until the run's credential is read
 	// With Max Concurrent Requests 1 the items stay strictly one after another: none is read ahead.
 	const goOn = () =>
-		(started.length < width || (width > 1 && Date.now() < pausedUntil)) &&
+		(started.length < Math.min(width, readyWanted()) || (width > 1 && Date.now() < pausedUntil)) &&
 		next < items.length &&
 		stop.first === undefined;
 	/** Starts items for one tick of READ_AHEAD_MS (at least one). */
@@ -158,9 +160,12 @@ export async function route(
 	// The first items too start a tick's worth at a time: the credential is read and their requests leave meanwhile.
 	if (goOn()) startSome();
 	if (goOn()) filling = fill();
-	const listening = onPause(this, (until) => {
+	const watching = watchLimiter(this, (until) => {
 		pausedUntil = until;
 		filling ??= fill();
+	}).then((watch) => {
+		readyWanted = watch.readyWanted;
+		return watch;
 	});
 	try {
 		// Workers started meanwhile are awaited too.
@@ -171,7 +176,7 @@ export async function route(
 			await Promise.all(batch);
 		}
 	} finally {
-		(await listening)();
+		(await watching).stop();
 		await rememberLimits(this);
 	}
 	if (stop.first) throw stop.first.error;

@@ -159,10 +159,19 @@ export async function rememberLimits(ctx: IExecuteFunctions): Promise<void> {
 	}
 }
 
-/** Calls `listener` with the end of every pause a 429 sets on this run's account; returns the way to stop listening. */
-export async function onPause(ctx: Cloud4WiContext, listener: (until: number) => void): Promise<() => void> {
+/** What a node run follows of its account's limiter: how many requests are worth having ready, and its pauses. */
+export interface LimiterWatch {
+	readyWanted(): number;
+	/** Stops calling the pause listener. */
+	stop(): void;
+}
+
+/** Follows the account's limiter for this run; `onPause` gets the end of every pause a 429 sets. */
+export async function watchLimiter(ctx: Cloud4WiContext, onPause: (until: number) => void): Promise<LimiterWatch> {
 	const run = await runOf(ctx).catch(() => undefined); // a credential that cannot be read fails each item instead
-	return run ? run.account.limiter.onPause(listener) : () => {};
+	if (!run) return { readyWanted: () => Number.POSITIVE_INFINITY, stop: () => {} };
+	const { limiter } = run.account;
+	return { readyWanted: () => limiter.readyWanted(), stop: limiter.onPause(onPause) };
 }
 
 function runOf(ctx: Cloud4WiContext): Promise<Run> {
