@@ -171,25 +171,30 @@ test('Continue On Fail with failing items among many: each failure is its own it
 	);
 }, 60_000);
 
-test('while a 429 holds every request, the next items are read ahead: their parameters are read during the pause', async () => {
+/** When each item's parameters were read shows in its request: the custom opt-in's title is the time of reading. */
+const readAt = {
+	...optIn,
+	optIns: { optIn: [{ policy: 'custom', customTitle: '={{ Date.now() }}', accepted: true }] },
+};
+const readTime = (r: { body?: unknown }) => Number(/customs\.(\d+)/.exec(JSON.stringify(r.body))![1]);
+
+/** 300 opt-ins against a Cloud4Wi that takes 4 in flight (429 with a 1 s Retry-After above), with a warm token. */
+async function fourInFlight(): Promise<IDataObject[]> {
 	ctx = await startCloud4Wi({ contacts: 300, latencyMs: 20, maxInFlight: 4, retryAfterS: 1 });
 	await warm();
-	const ids = cids().slice(0, 300);
-	// When each item's parameters were read shows in its request: the custom opt-in's title is the time of reading.
-	const readAt = {
-		...optIn,
-		optIns: { optIn: [{ policy: 'custom', customTitle: '={{ Date.now() }}', accepted: true }] },
-	};
-	const result = await runAction(
-		ctx,
-		readAt,
-		ids.map((id) => ({ id })),
-	);
+	return cids()
+		.slice(0, 300)
+		.map((id) => ({ id }));
+}
+
+test('while a 429 holds every request, the next items are read ahead: their parameters are read during the pause', async () => {
+	const items = await fourInFlight(); // sets ctx
+	const result = await runAction(ctx, readAt, items);
 	expect(result.error).toBeUndefined();
 	expect(result.json.filter((j) => j.error)).toEqual([]);
 	const puts = ctx.sb.requests.filter((r) => r.method === 'PUT' && r.status !== 429);
 	expect(puts).toHaveLength(300);
-	const read = new Map(puts.map((r) => [r.path, Number(/customs\.(\d+)/.exec(JSON.stringify(r.body))![1])] as const));
+	const read = new Map(puts.map((r) => [r.path, readTime(r)] as const));
 	const first = Math.min(...read.values());
 	// Refused at once above 4 in flight, the run paused for a second. Items start a few per timer tick and a few more
 	// as the 4 admitted ones finish; the rest were read during the pause.
@@ -199,14 +204,7 @@ test('while a 429 holds every request, the next items are read ahead: their para
 }, 60_000);
 
 test('with the limit known, items are read as their turn nears, not all at the start (reading them all held up answers)', async () => {
-	ctx = await startCloud4Wi({ contacts: 300, latencyMs: 20, maxInFlight: 4, retryAfterS: 1 });
-	await warm();
-	const ids = cids().slice(0, 300);
-	const readAt = {
-		...optIn,
-		optIns: { optIn: [{ policy: 'custom', customTitle: '={{ Date.now() }}', accepted: true }] },
-	};
-	const items = ids.map((id) => ({ id }));
+	const items = await fourInFlight();
 	await runAction(ctx, readAt, items); // finds the limit: 4 in flight
 	ctx.sb.clearRequests();
 	const result = await runAction(ctx, readAt, items);
@@ -216,7 +214,7 @@ test('with the limit known, items are read as their turn nears, not all at the s
 	expect(puts.filter((r) => r.status === 429)).toEqual([]);
 	expect(new Set(puts.map((r) => r.path)).size).toBe(300);
 	// 300 writes 4 at a time take ~1.6 s; read all at the start, the last item was read within ~0.2 s of the first.
-	const read = puts.map((r) => Number(/customs\.(\d+)/.exec(JSON.stringify(r.body))![1]));
+	const read = puts.map(readTime);
 	expect(Math.max(...read) - Math.min(...read)).toBeGreaterThan(800);
 }, 60_000);
 
