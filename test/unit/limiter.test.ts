@@ -12,7 +12,7 @@ const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** 16 granted and answered, then 32 granted (levels 1..32, Max Concurrent Requests 32): the state every case below starts from. */
 async function thirtyTwoInFlight(limiter: Limiter): Promise<Slot[]> {
-	const granted = ask(limiter, 32, 200);
+	const granted = ask(limiter, 32, 400);
 	await after(50);
 	expect(granted).toHaveLength(16);
 	for (const slot of granted.slice(0, 16)) limiter.release(slot, 'answered');
@@ -233,6 +233,57 @@ test('a wait for a place ends at the deadline, and in a cancelled execution', as
 	const cancel = new AbortController();
 	cancel.abort();
 	expect(await limiter.acquire(64, { signal: cancel.signal })).toBeUndefined();
+});
+
+test('a 429 read only after the answers of all sent before it (n8n busy): the level is not left at the floor', async () => {
+	// A service holding 16 at once, answering in 2 ms; the first congestion's 429s are read 10 ms late, when none of the
+	// requests sent before them is on the way any more (the old count: 0, so the floor, 8, kept for 10 minutes).
+	const limiter = new Limiter();
+	let inService = 0;
+	let left = 600;
+	let lateUntil = 0;
+	const levels: number[] = [];
+	const worker = async () => {
+		while (left > 0) {
+			left--;
+			const slot = (await limiter.acquire(64))!;
+			if (lateUntil) levels.push(slot.inFlight);
+			if (inService >= 16) {
+				left++; // sent again after the pause
+				lateUntil ||= Date.now() + 10;
+				const late = lateUntil - Date.now();
+				if (late > 0) await after(late); // the 16 held are answered and handled first
+				limiter.release(slot, 'limited', 20);
+				continue;
+			}
+			inService++;
+			await after(2);
+			inService--;
+			limiter.release(slot, 'answered');
+		}
+	};
+	await Promise.all(Array.from({ length: 40 }, worker));
+	expect(Math.max(...levels.slice(-100))).toBe(16); // the end of the run: what the service holds
+	expect(limiter.learned()?.refusedLevel).toBe(17); // what other runs start from
+});
+
+test('a level guessed after a refusal read with none sent before it on the way: not handed on, and climbed back from', async () => {
+	const limiter = new Limiter();
+	const granted = await thirtyTwoInFlight(limiter);
+	const flying = granted.slice(16);
+	const refused = flying.find((s) => s.inFlight === 32)!;
+	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
+	for (const slot of granted.slice(48)) limiter.release(slot, 'answered');
+	limiter.release(refused, 'limited', 50);
+	expect(limiter.learned()).toBeUndefined(); // other runs would start at 8 and stay there for 10 minutes
+	await after(100);
+	let answered = granted.length - 8; // the 8 sent after the pause
+	for (let round = 0; round < 3; round++) {
+		for (const slot of granted.slice(answered)) limiter.release(slot, 'answered');
+		answered = granted.length;
+		await after(80);
+	}
+	expect(limiter.readyWanted()).toBe(3 * 11); // one more each round trip (8, 9, 10, 11), towards the 31 it left at
 });
 
 test('refusals of one congestion, arriving in any order, settle on the lowest level held', async () => {

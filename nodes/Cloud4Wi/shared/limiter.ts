@@ -94,6 +94,11 @@ export class Limiter {
 	/** The last congestion's level came from the rate the service served, not from a count in flight. */
 	private byRate = false;
 	/**
+	 * The last congestion's level was read from what the service held. Not when its 429 was read after the answers of
+	 * nearly all sent before it (an event loop behind, as in a busy n8n): the level is then a guess, climbed back from.
+	 */
+	private sure = true;
+	/**
 	 * Time from sending to answer, at its shortest lately (0: none measured yet). Quick to fall and slow to rise: one
 	 * slow answer, such as a cold first request, must not spread the next starts out.
 	 */
@@ -206,7 +211,7 @@ export class Limiter {
 
 	/** What this limiter learned from a 429, if any. */
 	learned(): Learned | undefined {
-		if (this.ceiling === Number.POSITIVE_INFINITY) return undefined;
+		if (this.ceiling === Number.POSITIVE_INFINITY || !this.sure) return undefined; // a guess is not handed on
 		return { refusedLevel: this.ceiling, refusedAt: this.limitedAt, probeAfterMs: this.probeAfterMs };
 	}
 
@@ -272,15 +277,31 @@ export class Limiter {
 		// flight for 10 minutes. Half the start at most: under CPU load our count at sending includes answers not read yet
 		// (37 counted, 16 held), and half of it would stay above the limit and cost a second pause.
 		const least = Math.ceil(Math.min(slot.inFlight, START_IN_FLIGHT) / 2);
-		let held = Math.max(1, before, least);
+		// Fewer than that still in flight: the refused request left, or its 429 was read, well after its turn (n8n busy
+		// reading items: 0 of 29 sent before it left, 17 sent after it, where the service held 16), or the service counts
+		// per second. Then all on the way now, whenever sent, are the better count; a guess all the same (see `sure`).
+		const readLate = before < least;
+		let held = Math.max(1, readLate ? Math.min(this.onTheWay.size, slot.inFlight - 1) : before, least);
 		if (slot.seq < this.cutAt) {
 			if (this.byRate) return; // its level came from the rate served: counts in flight say nothing of this limit
+			if (readLate) {
+				if (!this.sure) this.limit = Math.min(this.limit, held);
+				return;
+			}
+			if (!this.sure) {
+				// A refusal of the same congestion read in time: what the service held, in place of the guess.
+				this.sure = true;
+				this.ceiling = held + 1;
+				this.limit = held;
+				return;
+			}
 			// The same congestion: its refusals arrive in any order, the lowest level held is the service's limit.
 			this.ceiling = Math.min(this.ceiling, held + 1);
 			this.limit = Math.min(this.limit, held);
 			return;
 		}
 		this.byRate = false;
+		let perSecond = false;
 		if (this.roundTripMs && this.servedLevel >= SERVED_ABOVE * held) {
 			// Refused with few in flight right after answers at many more: a per-second window, whose count when it refused
 			// was what it took over the last second (answered, and still on the way). At our round trip, that rate is this
@@ -288,7 +309,13 @@ export class Limiter {
 			const taken = before + this.answeredStarts.filter((t) => t > slot.startedAt - RATE_WINDOW_MS).length;
 			held = Math.max(least, Math.floor((taken / RATE_WINDOW_MS) * this.roundTripMs));
 			this.byRate = true;
-		} else if (slot.inFlight < this.ceiling && this.served >= SERVED_ROUND_TRIPS * slot.inFlight && this.roundTripMs) {
+			perSecond = true;
+		} else if (
+			slot.inFlight < this.ceiling &&
+			slot.inFlight <= this.servedLevel &&
+			this.served >= SERVED_ROUND_TRIPS * slot.inFlight &&
+			this.roundTripMs
+		) {
 			// Refused at a level served well for several round trips, not at a probe above it: the service counts requests
 			// per second (or serves fewer now). What it served per second since the last pause, at our round trip, it can take.
 			const perMs = this.served / Math.max(1000, now - this.servedSince);
@@ -299,7 +326,9 @@ export class Limiter {
 		this.limit = Math.min(this.limit, held);
 		// A probe refused (at the level refused last time or above): probe less often. Refused lower: the service changed.
 		this.probeAfterMs = held + 1 >= this.ceiling ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MAX_MS) : PROBE_AFTER_MS;
-		this.ceiling = held + 1;
+		// A guess below the level the refusal left at climbs back towards it, one per round trip: a 429 read in time settles it.
+		this.sure = perSecond || !readLate || held + 1 >= slot.inFlight;
+		this.ceiling = this.sure ? held + 1 : slot.inFlight;
 		this.limitedAt = now;
 		this.cutAt = this.sent;
 		this.credit = 0;
@@ -315,7 +344,11 @@ export class Limiter {
 			this.limit += GROWTH;
 			return;
 		}
-		if (this.limit + 1 >= this.ceiling && Date.now() - this.limitedAt < this.probeAfterMs) return; // stay just under the level refused
+		if (this.limit + 1 >= this.ceiling && Date.now() - this.limitedAt < this.probeAfterMs) {
+			// A guess climbed back to just under the level refused, and served there a round trip: as good as read.
+			if (!this.sure && ++this.credit >= this.limit) this.sure = true;
+			return; // stay just under the level refused
+		}
 		if (++this.credit >= this.limit) {
 			this.credit = 0;
 			this.limit++; // +1 per round trip's worth of good answers
