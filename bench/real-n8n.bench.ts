@@ -7,7 +7,7 @@
  * the node's own executionTime from n8n's run data. Needs n8n installed (scripts/e2e-n8n.sh) and the package built;
  * about 4 minutes.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { nodeRun, parseExecuteOutput, runFromEditor } from '../e2e/execute-output';
@@ -96,6 +96,8 @@ interface Row {
 	appliedOnce: string;
 	vsHttpNode: string;
 	vsFloor: string;
+	/** The in-flight level the first run stored as refused (the limit + 1: 17 here), for the runs that start from it. */
+	learned?: string;
 }
 const rows: Row[] = [];
 
@@ -103,10 +105,12 @@ let sandbox: Sandbox;
 let n8n: N8n;
 let token = '';
 let oursFile = '';
+let benchDir = '';
 
 maybe('in a real n8n 2.40.7', () => {
 	beforeAll(async () => {
 		const dir = workDir('bench-real-n8n');
+		benchDir = dir;
 		sandbox = await startSandbox(dir, ['--contacts', String(N), '--retry-after', '1']);
 		n8n = await prepareN8n('current', dir);
 		await n8n.importCredential(sandbox, CREDENTIAL.id, CREDENTIAL.name);
@@ -123,6 +127,16 @@ maybe('in a real n8n 2.40.7', () => {
 	async function forgetLearnedLimit() {
 		const imported = await n8n.cli(['import:workflow', `--input=${oursFile}`]);
 		if (imported.code !== 0) throw new Error(`import failed:\n${imported.stdout}${imported.stderr}`);
+	}
+
+	/** The level our workflow's static data holds as refused, as the last execution left it ('-': none). */
+	async function storedLevel(): Promise<string> {
+		const file = join(benchDir, 'exported.json');
+		const exported = await n8n.cli(['export:workflow', `--id=${ours.id}`, `--output=${file}`]);
+		if (exported.code !== 0) throw new Error(`export failed:\n${exported.stdout}${exported.stderr}`);
+		const [saved] = JSON.parse(readFileSync(file, 'utf8')) as Json[];
+		const limits = saved.staticData?.global?.cloud4WiLimits as Record<string, { refusedLevel: number }> | undefined;
+		return String(limits?.[CREDENTIAL.id]?.refusedLevel ?? '-');
 	}
 
 	afterAll(async () => {
@@ -220,9 +234,11 @@ maybe('in a real n8n 2.40.7', () => {
 	test(`Update Opt-Ins, ${LIMIT} in flight at most, \`n8n execute\` after an execution that found the limit`, async () => {
 		await forgetLearnedLimit();
 		await runOnce(ours.id, LIMIT); // finds the limit and keeps it in the workflow's static data
+		const learned = await storedLevel();
 		const later: Run[] = [];
 		for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, LIMIT));
 		const row = summarize(`opt-ins, limit ${LIMIT}, n8n execute, limit known`, 'Cloud4Wi', later);
+		row.learned = learned;
 		row.vsFloor = `${round(row.ms / FLOOR_MS, 2)}x`;
 		expect(row.failedItems).toBe(0);
 		expect(row.appliedOnce).toBe('yes');

@@ -205,6 +205,7 @@ function tarball(): Promise<string> {
 	if (process.env.E2E_TARBALL && existsSync(process.env.E2E_TARBALL)) return Promise.resolve(process.env.E2E_TARBALL);
 	packed ??= (async () => {
 		const dir = join(RUN_DIR, `pack-${process.pid}`); // jest workers pack side by side
+		removeEndedPacks();
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
 		const result = await run('npm', ['pack', '--pack-destination', dir], { cwd: ROOT, timeoutMs: 300_000 });
@@ -214,6 +215,25 @@ function tarball(): Promise<string> {
 		return join(dir, file);
 	})();
 	return packed;
+}
+
+/** Removes the pack folders of processes that have ended: nothing reads them again, and they pile up run after run. */
+function removeEndedPacks(): void {
+	if (!existsSync(RUN_DIR)) return;
+	for (const name of readdirSync(RUN_DIR)) {
+		const pid = Number(/^pack-(\d+)$/.exec(name)?.[1]);
+		if (pid && !running(pid)) rmSync(join(RUN_DIR, name), { recursive: true, force: true });
+	}
+}
+
+/** Whether a process with this id exists (signal 0 only checks; EPERM: it exists, under another user). */
+function running(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
 }
 
 export interface N8n {
