@@ -97,7 +97,7 @@ interface Row {
 	vsHttpNode: string;
 	vsFloor: string;
 	/** The in-flight level the first run stored as refused (the limit + 1: 17 here), for the runs that start from it. */
-	learned?: string;
+	learned: string;
 }
 const rows: Row[] = [];
 
@@ -200,6 +200,7 @@ maybe('in a real n8n 2.40.7', () => {
 			appliedOnce: runs.every((r) => r.once) ? 'yes' : 'no',
 			vsHttpNode: '-',
 			vsFloor: '-',
+			learned: '-',
 		};
 		rows.push(row);
 		return row;
