@@ -21,6 +21,21 @@ async function thirtyTwoInFlight(limiter: Limiter): Promise<Slot[]> {
 	return granted;
 }
 
+/**
+ * From `thirtyTwoInFlight`, the 32nd refused (Retry-After `retryAfterMs`) once every other request in flight was
+ * answered, those sent meanwhile too: none sent before it is still on the way. `before`: granted before those.
+ */
+async function refusedWithNoneBefore(limiter: Limiter, retryAfterMs: number) {
+	const granted = await thirtyTwoInFlight(limiter);
+	const flying = granted.slice(16);
+	const refused = flying.find((s) => s.inFlight === 32)!;
+	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
+	const before = granted.length;
+	for (const slot of granted.slice(48)) limiter.release(slot, 'answered');
+	limiter.release(refused, 'limited', retryAfterMs);
+	return { granted, before };
+}
+
 test('starts at 16 in flight; until a 429, each good answer lets two more go (the level triples per round trip)', async () => {
 	const limiter = new Limiter();
 	const granted = ask(limiter, 64, 200);
@@ -100,14 +115,8 @@ test('after a 429 the level is what the service still held: the requests sent be
 
 test('a refusal never cuts below half the level it was sent at, nor below half the start, however few were still in flight', async () => {
 	const limiter = new Limiter();
-	const granted = await thirtyTwoInFlight(limiter);
-	const flying = granted.slice(16);
 	// A service that counts requests per second refuses the 32nd although all the others were answered.
-	const refused = flying.find((s) => s.inFlight === 32)!;
-	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
-	const before = granted.length;
-	for (const slot of granted.slice(48)) limiter.release(slot, 'answered');
-	limiter.release(refused, 'limited', 100);
+	const { granted, before } = await refusedWithNoneBefore(limiter, 100);
 	await after(250);
 	expect(granted.length - before).toBeGreaterThanOrEqual(8); // trusting "none held" would have left 1 in flight
 });
@@ -269,12 +278,7 @@ test('a 429 read only after the answers of all sent before it (n8n busy): the le
 
 test('a level guessed after a refusal read with none sent before it on the way: not handed on, and climbed back from', async () => {
 	const limiter = new Limiter();
-	const granted = await thirtyTwoInFlight(limiter);
-	const flying = granted.slice(16);
-	const refused = flying.find((s) => s.inFlight === 32)!;
-	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
-	for (const slot of granted.slice(48)) limiter.release(slot, 'answered');
-	limiter.release(refused, 'limited', 50);
+	const { granted } = await refusedWithNoneBefore(limiter, 50);
 	expect(limiter.learned()).toBeUndefined(); // other runs would start at 8 and stay there for 10 minutes
 	await after(100);
 	let answered = granted.length - 8; // the 8 sent after the pause
