@@ -76,7 +76,7 @@ async function createSandbox(options = {}) {
 	const { contacts, rng, ...collections } = seedData({
 		seed: config.seed,
 		organizationId,
-		baseTime: clock.now(),
+		baseTime: config.now, // the given start time exactly: clock.now() may already be a millisecond later
 		counts: config,
 	});
 
