@@ -205,13 +205,7 @@ function summarize(name: string, nodeName: string, runs: Run[], options: Options
 	return row;
 }
 
-async function bulkCase(
-	name: string,
-	load: Load,
-	build: Build,
-	options: Options = {},
-	runs = RUNS,
-) {
+async function bulkCase(name: string, load: Load, build: Build, options: Options = {}, runs = RUNS) {
 	const done: Run[] = [];
 	for (let i = 0; i < runs; i++) done.push(await runOnce(name, load, build, options));
 	return summarize(name, 'Cloud4Wi', done, options);
@@ -260,6 +254,9 @@ describe('bulk', () => {
 
 	test('Update Opt-Ins, no limit, a Cloud4Wi 300 ms away: our node and the HTTP Request node', async () => {
 		await compare('opt-ins, no limit, 300 ms', { latencyMs: 300 }, ours(optInParams));
+	});
+	test('Update Opt-Ins, no limit, a Cloud4Wi 1 s away: our node and the HTTP Request node', async () => {
+		await compare('opt-ins, no limit, 1 s', { latencyMs: 1000 }, ours(optInParams));
 	});
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most: our node and the HTTP Request node`, async () => {

@@ -29,6 +29,7 @@ interface Load {
 	maxInFlight?: number;
 	maxPerSecond?: number;
 	retryAfterS?: number;
+	latencyMs?: number;
 }
 interface Run {
 	ms: number;
@@ -107,6 +108,10 @@ describe('limits of other shapes', () => {
 			await limitCase(`${limit} in flight`, { maxInFlight: limit }, (N * LATENCY_MS) / limit);
 		});
 	}
+	test('16 in flight, answers 300 ms away', async () => {
+		// Slow answers: the climb also grows by time (no answer for 100 ms doubles the level), so the limit is met early.
+		await limitCase('16 in flight, 300 ms answers', { maxInFlight: 16, latencyMs: 300 }, (N * 300) / 16);
+	});
 	test('16 in flight, Retry-After 0', async () => {
 		await limitCase('16 in flight, Retry-After 0', { maxInFlight: 16, retryAfterS: 0 }, (N * LATENCY_MS) / 16);
 	});

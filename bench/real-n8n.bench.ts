@@ -164,9 +164,14 @@ maybe('in a real n8n 2.40.7', () => {
 		return run;
 	}
 
-	async function runOnce(workflowId: string, maxInFlight: number, execute = executeCli): Promise<Run> {
+	async function runOnce(
+		workflowId: string,
+		maxInFlight: number,
+		execute = executeCli,
+		latencyMs = LATENCY_MS,
+	): Promise<Run> {
 		// The list before the bulk node is one request: under any limit.
-		await sandbox.admin('POST', '/__admin/load', { latencyMs: LATENCY_MS, maxInFlight, retryAfterS: 1 });
+		await sandbox.admin('POST', '/__admin/load', { latencyMs, maxInFlight, retryAfterS: 1 });
 		await sandbox.admin('DELETE', '/__admin/requests');
 		const run = await execute(workflowId);
 		const bulk = run.data.resultData.runData.Cloud4Wi[0];
@@ -206,13 +211,14 @@ maybe('in a real n8n 2.40.7', () => {
 		return row;
 	}
 
-	async function compare(name: string, maxInFlight: number) {
+	async function compare(name: string, maxInFlight: number, latencyMs = LATENCY_MS) {
 		const mine: Run[] = [];
 		const theirs: Run[] = [];
 		for (let i = 0; i < RUNS; i++) {
 			await forgetLearnedLimit();
-			mine.push(await runOnce(ours.id, maxInFlight));
-			if (!process.env.BENCH_OURS_ONLY) theirs.push(await runOnce(HTTP_WORKFLOW_ID, maxInFlight));
+			mine.push(await runOnce(ours.id, maxInFlight, executeCli, latencyMs));
+			if (!process.env.BENCH_OURS_ONLY)
+				theirs.push(await runOnce(HTTP_WORKFLOW_ID, maxInFlight, executeCli, latencyMs));
 		}
 		const our = summarize(name, 'Cloud4Wi', mine);
 		const http = theirs.length ? summarize(name, 'HTTP Request', theirs) : undefined;
@@ -222,6 +228,10 @@ maybe('in a real n8n 2.40.7', () => {
 
 	test('Update Opt-Ins, no limit: our node and the HTTP Request node', async () => {
 		await compare('opt-ins, no limit', 0);
+	});
+
+	test('Update Opt-Ins, no limit, a Cloud4Wi 1 s away: our node and the HTTP Request node', async () => {
+		await compare('opt-ins, no limit, 1 s', 0, 1000);
 	});
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most: our node and the HTTP Request node`, async () => {

@@ -9,6 +9,8 @@ function ask(limiter: Limiter, cap: number, n: number): Slot[] {
 	return granted;
 }
 const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Answers alone drive the climb here (the tests below hold requests unanswered for long); its timed part has its own tests. */
+const newLimiter = () => new Limiter(Number.POSITIVE_INFINITY);
 
 /** 16 granted and answered, then 32 granted (levels 1..32, Max Concurrent Requests 32): the state every case below starts from. */
 async function thirtyTwoInFlight(limiter: Limiter): Promise<Slot[]> {
@@ -37,7 +39,7 @@ async function refusedWithNoneBefore(limiter: Limiter, retryAfterMs: number) {
 }
 
 test('starts at 16 in flight; until a 429, each good answer lets two more go (the level triples per round trip)', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const granted = ask(limiter, 64, 200);
 	await after(50);
 	expect(granted).toHaveLength(16);
@@ -47,27 +49,27 @@ test('starts at 16 in flight; until a 429, each good answer lets two more go (th
 });
 
 test('items worth having ready: any number while it climbs, three rounds of the level under a limit found or learned', async () => {
-	const climbing = new Limiter();
+	const climbing = newLimiter();
 	expect(climbing.readyWanted()).toBe(Number.POSITIVE_INFINITY);
-	const learned = new Limiter();
+	const learned = newLimiter();
 	learned.learn({ refusedLevel: 5, refusedAt: Date.now(), probeAfterMs: 10 * 60_000 });
 	expect(learned.readyWanted()).toBe(12); // 4 in flight
 	ask(learned, 2, 1); // Max Concurrent Requests 2
 	expect(learned.readyWanted()).toBe(6);
-	const found = new Limiter();
+	const found = newLimiter();
 	const granted = await thirtyTwoInFlight(found);
 	found.release(granted.slice(16).find((s) => s.inFlight === 10)!, 'limited', 10);
 	expect(found.readyWanted()).toBe(27); // 9 held when it refused
 });
 
 test('never more in flight than Max Concurrent Requests', async () => {
-	const granted = ask(new Limiter(), 3, 10);
+	const granted = ask(newLimiter(), 3, 10);
 	await after(50);
 	expect(granted).toHaveLength(3);
 });
 
 test('a 429 pauses every request for its Retry-After, then one under the level that drew it go out', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const granted = await thirtyTwoInFlight(limiter);
 	const flying = granted.slice(16);
 	const refused = flying.find((s) => s.inFlight === 12)!;
@@ -80,7 +82,7 @@ test('a 429 pauses every request for its Retry-After, then one under the level t
 });
 
 test('requests that come while a pause lasts go out after it in the order they came', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const first = ask(limiter, 64, 16);
 	await after(50);
 	limiter.release(first[15], 'limited', 600);
@@ -98,7 +100,7 @@ test('requests that come while a pause lasts go out after it in the order they c
 });
 
 test('after a 429 the level is what the service still held: the requests sent before the refused one and unanswered', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const granted = await thirtyTwoInFlight(limiter);
 	const flying = granted.slice(16);
 	// Levels 1-4 are answered (their answers were on the way when 20 went out): the service held 5-19, fifteen.
@@ -114,7 +116,7 @@ test('after a 429 the level is what the service still held: the requests sent be
 });
 
 test('a refusal never cuts below half the level it was sent at, nor below half the start, however few were still in flight', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	// A service that counts requests per second refuses the 32nd although all the others were answered.
 	const { granted, before } = await refusedWithNoneBefore(limiter, 100);
 	await after(250);
@@ -122,7 +124,7 @@ test('a refusal never cuts below half the level it was sent at, nor below half t
 });
 
 test('sent at a level counted high (answers not read yet, as under CPU load), the level is still what the service held', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const granted = await thirtyTwoInFlight(limiter);
 	const flying = granted.slice(16);
 	// Sent as the 32nd counted, but the answers of levels 1-16 were already on their way: the service held 17-31.
@@ -141,7 +143,7 @@ test('sent at a level counted high (answers not read yet, as under CPU load), th
 
 test('refused at a level served for many round trips: it goes on at what the service served per second', async () => {
 	// 8 in flight answered in ~20 ms for 300 ms, then one refused with 7 still in flight: a service counting per second.
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	let refuse = false;
 	let stopAt = Number.POSITIVE_INFINITY;
 	const levelsAfter: number[] = [];
@@ -169,7 +171,7 @@ test('refused at a level served for many round trips: it goes on at what the ser
 
 test('refused with few in flight right after answers at many more (a per-second window): it goes on at the rate served', async () => {
 	// A service taking 1,000 requests a second, answering in ~20 ms: 20 in flight at most, whatever it held when it refused.
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const accepted: number[] = [];
 	let refusedOnce = false;
 	let paused = false;
@@ -206,7 +208,7 @@ test('refused with few in flight right after answers at many more (a per-second 
 });
 
 test('a new run forgets how many an earlier run had in flight: a limit in flight met later is not taken for a window', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	// An earlier run: hundreds in flight, answered in ~5 ms.
 	let stopAt = Date.now() + 150;
 	const worker = async () => {
@@ -232,7 +234,7 @@ test('a new run forgets how many an earlier run had in flight: a limit in flight
 });
 
 test('a wait for a place ends at the deadline, and in a cancelled execution', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const first = ask(limiter, 64, 16);
 	await after(50);
 	limiter.release(first[15], 'limited', 60_000); // a minute's pause
@@ -247,7 +249,7 @@ test('a wait for a place ends at the deadline, and in a cancelled execution', as
 test('a 429 read only after the answers of all sent before it (n8n busy): the level is not left at the floor', async () => {
 	// A service holding 16 at once, answering in 2 ms; the first congestion's 429s are read 10 ms late, when none of the
 	// requests sent before them is on the way any more (the old count: 0, so the floor, 8, kept for 10 minutes).
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	let inService = 0;
 	let left = 600;
 	let lateUntil = 0;
@@ -272,12 +274,16 @@ test('a 429 read only after the answers of all sent before it (n8n busy): the le
 		}
 	};
 	await Promise.all(Array.from({ length: 40 }, worker));
-	expect(Math.max(...levels.slice(-100))).toBe(16); // the end of the run: what the service holds
-	expect(limiter.learned()?.refusedLevel).toBe(17); // what other runs start from
+	// The end of the run: what the service holds. One fewer when, on a busy machine, a request sent after the refused one
+	// entered the service before it (a reading in time then counts 15); the floor, 8, is what the old count kept.
+	const end = Math.max(...levels.slice(-100));
+	expect(end).toBeGreaterThanOrEqual(15);
+	expect(end).toBeLessThanOrEqual(16);
+	expect(limiter.learned()?.refusedLevel).toBe(end + 1); // what other runs start from: a reading in time, handed on
 });
 
 test('a level guessed after a refusal read with none sent before it on the way: not handed on, and climbed back from', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const { granted } = await refusedWithNoneBefore(limiter, 50);
 	expect(limiter.learned()).toBeUndefined(); // other runs would start at 8 and stay there for 10 minutes
 	await after(100);
@@ -291,7 +297,7 @@ test('a level guessed after a refusal read with none sent before it on the way: 
 });
 
 test('refusals of one congestion, arriving in any order, settle on the lowest level held', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const granted = await thirtyTwoInFlight(limiter);
 	const flying = granted.slice(16);
 	const at = (level: number) => flying.find((s) => s.inFlight === level)!;
@@ -304,7 +310,7 @@ test('refusals of one congestion, arriving in any order, settle on the lowest le
 });
 
 test('starts are spread over the shortest recent round trip: one slow first answer does not hold the next ones back', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const cold = ask(limiter, 64, 2);
 	await after(600);
 	for (const slot of cold) limiter.release(slot, 'answered'); // a cold start: 600 ms
@@ -318,15 +324,42 @@ test('starts are spread over the shortest recent round trip: one slow first answ
 });
 
 test('with no round trip measured yet, starts leave one per millisecond rather than all at once', async () => {
-	const granted = ask(new Limiter(), 64, 16);
+	const granted = ask(newLimiter(), 64, 16);
 	await after(0);
 	expect(granted.length).toBeLessThan(4); // a burst would come back late together and set the pace too slow
 	await after(60);
 	expect(granted).toHaveLength(16);
 });
 
-test('until the first 429, starts are spaced for the climb: each answer starts three, not one', async () => {
+test('until the first 429, a full line with no answer for 100 ms doubles: answers a second away do not slow the climb', async () => {
+	const limiter = new Limiter(); // timed climb every 100 ms; each check below falls midway between two ticks
+	const granted = ask(limiter, 1000, 200);
+	await after(50);
+	expect(granted).toHaveLength(16);
+	await after(110); // 160 ms: one 100 ms without answers
+	expect(granted).toHaveLength(32);
+	limiter.release(granted[0], 'answered'); // an answer: its place, and two more
+	await after(100); // 260 ms: the tick at 200 ms came 40 ms after that answer
+	expect(granted).toHaveLength(35);
+	await after(100); // 360 ms: the tick at 300 ms, 140 ms after it, doubles 34
+	expect(granted).toHaveLength(69);
+	expect(granted.map((s) => s.seq)).toEqual(Array.from({ length: 69 }, (_, i) => i));
+});
+
+test('after a 429 a line with no answers does not grow, and it never grows past Max Concurrent Requests', async () => {
 	const limiter = new Limiter();
+	const granted = ask(limiter, 1000, 200);
+	await after(35);
+	limiter.release(granted[15], 'limited', 0);
+	await after(200);
+	expect(granted).toHaveLength(16); // 15 held: the 16th's place is not given again, nothing grows
+	const capped = ask(new Limiter(), 20, 100);
+	await after(200);
+	expect(capped).toHaveLength(20);
+});
+
+test('until the first 429, starts are spaced for the climb: each answer starts three, not one', async () => {
+	const limiter = newLimiter();
 	const first = ask(limiter, 64, 16);
 	await after(300);
 	expect(first).toHaveLength(16);
@@ -340,7 +373,7 @@ test('until the first 429, starts are spaced for the climb: each answer starts t
 });
 
 test('a time that included a login does not set the pace: it is not a round trip', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const first = ask(limiter, 64, 2);
 	await after(300);
 	for (const slot of first) limiter.release(slot, 'answered', 0, false); // each waited 300 ms for a login
@@ -350,7 +383,7 @@ test('a time that included a login does not set the pace: it is not a round trip
 });
 
 test('a new run forgets the pace of the last one (a page of records takes longer than a write)', async () => {
-	const limiter = new Limiter();
+	const limiter = newLimiter();
 	const listing = ask(limiter, 64, 2);
 	await after(300);
 	for (const slot of listing) limiter.release(slot, 'answered');
@@ -396,7 +429,7 @@ describe('probing the refused level again', () => {
 	}
 
 	test('each probe the service refuses doubles the wait before the next (10, 20, 40 minutes)', async () => {
-		const limiter = new Limiter();
+		const limiter = newLimiter();
 		expect(await sync(limiter, 16)).toBeGreaterThan(0); // the limit found: 16
 		expect(await sync(limiter, 16)).toBe(0);
 		minutes(11);
@@ -412,7 +445,7 @@ describe('probing the refused level again', () => {
 	}, 30_000);
 
 	test('a refusal below the known level means the service changed: back to probing after 10 minutes', async () => {
-		const limiter = new Limiter();
+		const limiter = newLimiter();
 		await sync(limiter, 16);
 		minutes(11);
 		expect(await sync(limiter, 16)).toBeGreaterThan(0); // a refused probe: the next in 20 minutes

@@ -4,6 +4,13 @@ import { sleep } from 'n8n-workflow';
 export const START_IN_FLIGHT = 16;
 /** Places added per good answer until the first 429: the level triples every round trip. */
 const GROWTH = 2;
+/**
+ * Until the first 429, a full line with no answer for this long also doubles: with answers a second away, growing only
+ * per answer took five round trips to reach 1,000 in flight (5.3 s where n8n's HTTP Request node took 2.4 s). Over
+ * the first answers of a run at 40 ms, which a busy start can delay to ~80 ms (50 ms drew 8-15 needless 429s).
+ */
+const CLIMB_MS = 100;
+const CLIMB_FACTOR = 2;
 /** After a 429, the level that drew it is tried again only after this long: each try costs a Retry-After pause. */
 const PROBE_AFTER_MS = 10 * 60_000;
 /** Each try the service refuses doubles that wait, up to this: a limit that does not move costs a few pauses a day. */
@@ -75,6 +82,10 @@ export class Limiter {
 	private readonly waiting: Array<() => void> = [];
 	/** A timer is set to wake the waiting when the pause ends (one for all, so they go out in order). */
 	private wakeSet = false;
+	/** A timer is set to grow a full line that gets no answers (see CLIMB_MS). */
+	private climbSet = false;
+	/** When the last good answer came (performance.now()). */
+	private answeredAt = 0;
 	private readonly pauseListeners = new Set<(until: number) => void>();
 	private pausedUntil = 0;
 	/** In-flight level that drew the last 429 (none yet: infinite). */
@@ -107,6 +118,9 @@ export class Limiter {
 	private nextStartAt = 0;
 	/** The last start's turn: starts go out in the order they took their places. */
 	private turn: Promise<void> = Promise.resolve();
+
+	/** `climbMs`: see CLIMB_MS (unit tests of the other rules turn it off with Infinity). */
+	constructor(private readonly climbMs = CLIMB_MS) {}
 
 	/**
 	 * Requests worth having ready to send: while it climbs (no 429 met yet), any number; under a limit it found or
@@ -179,6 +193,7 @@ export class Limiter {
 	/** Waits to be woken, or until `deadline` (then leaves the line, so no wake-up is spent on it). */
 	private inLine(deadline?: number): Promise<void> {
 		this.wake(); // sets the pause's timer if it is not set yet
+		this.climbLater();
 		return new Promise<void>((resolve) => {
 			this.waiting.push(resolve);
 			if (deadline === undefined) return;
@@ -207,6 +222,22 @@ export class Limiter {
 		for (let free = Math.min(this.limit, this.cap) - this.inFlight; free > 0 && this.waiting.length; free--) {
 			this.waiting.shift()!();
 		}
+	}
+
+	/** Until the first 429, grows a full line that has had no answer for CLIMB_MS: slow answers must not slow the climb. */
+	private climbLater(): void {
+		const climbing = this.ceiling === Number.POSITIVE_INFINITY && this.limit < this.cap;
+		if (this.climbSet || !climbing || !Number.isFinite(this.climbMs)) return;
+		this.climbSet = true;
+		void sleep(this.climbMs).then(() => {
+			this.climbSet = false;
+			if (this.ceiling !== Number.POSITIVE_INFINITY || !this.waiting.length) return;
+			if (performance.now() - this.answeredAt >= this.climbMs) {
+				this.limit = Math.min(this.cap, Math.ceil(this.limit * CLIMB_FACTOR));
+				this.wake();
+			}
+			if (this.waiting.length) this.climbLater();
+		});
 	}
 
 	/** What this limiter learned from a 429, if any. */
@@ -253,6 +284,7 @@ export class Limiter {
 					!this.roundTripMs || took < this.roundTripMs ? took : this.roundTripMs + 0.05 * (took - this.roundTripMs);
 			}
 			this.served++;
+			this.answeredAt = performance.now();
 			this.servedLevel = Math.max(this.servedLevel, slot.inFlight);
 			const starts = this.answeredStarts;
 			starts.push(slot.startedAt);
