@@ -346,6 +346,20 @@ test('until the first 429, a full line with no answer for 100 ms doubles: answer
 	expect(granted.map((s) => s.seq)).toEqual(Array.from({ length: 69 }, (_, i) => i));
 });
 
+test('while a login is under way the line does not grow by time: the requests wait for a token, not for the service', async () => {
+	const limiter = new Limiter();
+	let loggedIn: () => void = () => {};
+	limiter.holdClimbFor(new Promise<void>((resolve) => (loggedIn = resolve)));
+	const granted = ask(limiter, 1000, 200);
+	await after(250);
+	expect(granted).toHaveLength(16); // two ticks passed during the login
+	loggedIn();
+	await after(50);
+	expect(granted).toHaveLength(16); // the requests have just left: no answer is due yet
+	await after(150); // the first tick 100 ms after the login
+	expect(granted).toHaveLength(32);
+});
+
 test('after a 429 a line with no answers does not grow, and it never grows past Max Concurrent Requests', async () => {
 	const limiter = new Limiter();
 	const granted = ask(limiter, 1000, 200);

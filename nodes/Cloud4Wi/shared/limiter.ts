@@ -84,8 +84,10 @@ export class Limiter {
 	private wakeSet = false;
 	/** A timer is set to grow a full line that gets no answers (see CLIMB_MS). */
 	private climbSet = false;
-	/** When the last good answer came (performance.now()). */
+	/** When the last good answer came, or a login ended (performance.now()). */
 	private answeredAt = 0;
+	/** Logins under way: the requests in line wait for a token, not for the service, so the timed climb waits too. */
+	private loggingIn = 0;
 	private readonly pauseListeners = new Set<(until: number) => void>();
 	private pausedUntil = 0;
 	/** In-flight level that drew the last 429 (none yet: infinite). */
@@ -232,12 +234,22 @@ export class Limiter {
 		void sleep(this.climbMs).then(() => {
 			this.climbSet = false;
 			if (this.ceiling !== Number.POSITIVE_INFINITY || !this.waiting.length) return;
-			if (performance.now() - this.answeredAt >= this.climbMs) {
+			if (!this.loggingIn && performance.now() - this.answeredAt >= this.climbMs) {
 				this.limit = Math.min(this.cap, Math.ceil(this.limit * CLIMB_FACTOR));
 				this.wake();
 			}
 			if (this.waiting.length) this.climbLater();
 		});
+	}
+
+	/** A login under way: no timed climb until it ends (else all the requests that queued behind it leave at once). */
+	holdClimbFor(login: Promise<unknown>): void {
+		this.loggingIn++;
+		const ended = () => {
+			this.loggingIn--;
+			this.answeredAt = performance.now();
+		};
+		void login.then(ended, ended);
 	}
 
 	/** What this limiter learned from a 429, if any. */

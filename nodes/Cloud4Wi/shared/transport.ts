@@ -550,6 +550,7 @@ async function renew(
 	// The others share the login's outcome: its token as soon as n8n has it, or its failure.
 	const shared = Promise.race([loggedIn, leading]);
 	account.renewing = shared;
+	account.limiter.holdClimbFor(shared);
 	void shared.then(
 		({ token, fromLogin }) => {
 			account.token = token;
