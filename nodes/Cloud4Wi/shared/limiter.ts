@@ -6,8 +6,8 @@ export const START_IN_FLIGHT = 16;
 const GROWTH = 2;
 /**
  * Until the first 429, a full line with no answer for this long also doubles: with answers a second away, growing only
- * per answer took five round trips to reach 1,000 in flight (5.3 s where n8n's HTTP Request node took 2.4 s). Over
- * the first answers of a run at 40 ms, which a busy start can delay to ~80 ms (50 ms drew 8-15 needless 429s).
+ * per answer took five round trips to reach 1,000 in flight (5.3 s where n8n's HTTP Request node took 2.4 s). 100 ms,
+ * not 50: a busy start can delay the first answers of a service 40 ms away past 50 ms (8-15 needless 429s).
  */
 const CLIMB_MS = 100;
 const CLIMB_FACTOR = 2;
@@ -164,7 +164,7 @@ export class Limiter {
 				// come back late together, and their times would set the pace too slow.
 				// Until the first 429 each answer starts 1 + GROWTH requests (its own place and the new ones): spaced for that,
 				// so the climb is not held back by its own pacing (1,000 writes 300 ms away: 2.2-2.4 s -> 1.8 s).
-				const starts = this.ceiling === Number.POSITIVE_INFINITY && this.limit < this.cap ? 1 + GROWTH : 1;
+				const starts = this.climbing() ? 1 + GROWTH : 1;
 				const spacing = this.roundTripMs ? Math.min((PACE * this.roundTripMs) / (level * starts), MAX_SPACING_MS) : 1;
 				this.nextStartAt = startAt + spacing;
 				// Each start waits for the one before: timers of near turns can fire out of order (libuv's cached clock).
@@ -228,18 +228,22 @@ export class Limiter {
 
 	/** Until the first 429, grows a full line that has had no answer for CLIMB_MS: slow answers must not slow the climb. */
 	private climbLater(): void {
-		const climbing = this.ceiling === Number.POSITIVE_INFINITY && this.limit < this.cap;
-		if (this.climbSet || !climbing || !Number.isFinite(this.climbMs)) return;
+		if (this.climbSet || !this.climbing() || !Number.isFinite(this.climbMs)) return;
 		this.climbSet = true;
 		void sleep(this.climbMs).then(() => {
 			this.climbSet = false;
-			if (this.ceiling !== Number.POSITIVE_INFINITY || !this.waiting.length) return;
+			if (!this.climbing() || !this.waiting.length) return;
 			if (!this.loggingIn && performance.now() - this.answeredAt >= this.climbMs) {
 				this.limit = Math.min(this.cap, Math.ceil(this.limit * CLIMB_FACTOR));
 				this.wake();
 			}
 			if (this.waiting.length) this.climbLater();
 		});
+	}
+
+	/** No 429 met yet, and below Max Concurrent Requests: the level may still grow. */
+	private climbing(): boolean {
+		return this.ceiling === Number.POSITIVE_INFINITY && this.limit < this.cap;
 	}
 
 	/** A login under way: no timed climb until it ends (else all the requests that queued behind it leave at once). */
@@ -290,13 +294,14 @@ export class Limiter {
 		this.onTheWay.delete(slot.seq);
 		if (outcome === 'limited') this.limited(slot, retryAfterMs);
 		else if (outcome === 'answered') {
-			const took = performance.now() - slot.startedAt;
+			const now = performance.now();
+			const took = now - slot.startedAt;
 			if (timed) {
 				this.roundTripMs =
 					!this.roundTripMs || took < this.roundTripMs ? took : this.roundTripMs + 0.05 * (took - this.roundTripMs);
 			}
 			this.served++;
-			this.answeredAt = performance.now();
+			this.answeredAt = now;
 			this.servedLevel = Math.max(this.servedLevel, slot.inFlight);
 			const starts = this.answeredStarts;
 			starts.push(slot.startedAt);
