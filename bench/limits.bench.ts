@@ -1,6 +1,6 @@
 /**
  * The adaptive limiter against limits of other shapes than bulk.bench.ts's 16 in flight (the vendor publishes no
- * numbers, so the node must find any of them): other in-flight limits, a requests-per-second window, and 429s with
+ * numbers, so the node must find any of them): other in-flight limits, answers that take a random time, a requests-per-second window, and 429s with
  * other Retry-After values. 1,000 Update Opt-Ins items (5,000 for the wider windows, so that they fill), 40 ms answers, a
  * cold limiter each run (a new account).
  * Reported: time, the floor (what a client that knows the limit needs at best), 429s, pauses, failed items, and
@@ -30,6 +30,7 @@ interface Load {
 	maxPerSecond?: number;
 	retryAfterS?: number;
 	latencyMs?: number;
+	latencyJitterMs?: number;
 }
 interface Run {
 	ms: number;
@@ -112,6 +113,13 @@ describe('limits of other shapes', () => {
 		// Slow answers: the climb also grows by time (no answer for 100 ms doubles the level), so the limit is met early.
 		await limitCase('16 in flight, 300 ms answers', { maxInFlight: 16, latencyMs: 300 }, (N * 300) / 16);
 	});
+	for (const limit of [16, 32]) {
+		test(`${limit} in flight, answers 40-80 ms away`, async () => {
+			// Answers out of the order they were sent in, as from a real service: the floor is at the mean, 60 ms.
+			const load = { maxInFlight: limit, latencyMs: 40, latencyJitterMs: 40 };
+			await limitCase(`${limit} in flight, 40-80 ms answers`, load, (N * 60) / limit);
+		});
+	}
 	test('16 in flight, Retry-After 0', async () => {
 		await limitCase('16 in flight, Retry-After 0', { maxInFlight: 16, retryAfterS: 0 }, (N * LATENCY_MS) / 16);
 	});

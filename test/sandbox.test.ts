@@ -702,6 +702,7 @@ describe('load: latency and a limit on requests in flight', () => {
 		const { sb, token } = ctx;
 		expect(sb.setLoad({ maxInFlight: 0, latencyMs: 0 })).toEqual({
 			latencyMs: 0,
+			latencyJitterMs: 0,
 			maxInFlight: 0,
 			maxPerSecond: 0,
 			retryAfterS: 2,
@@ -709,8 +710,9 @@ describe('load: latency and a limit on requests in flight', () => {
 		const replies = await Promise.all(Array.from({ length: 8 }, () => call(sb, 'GET', segmentsPath(), { token })));
 		expect(replies.every((r) => r.status === 200)).toBe(true);
 		const set = await call(sb, 'POST', '/__admin/load', { body: { maxInFlight: 1 } });
-		expect(set.body).toEqual({ latencyMs: 0, maxInFlight: 1, maxPerSecond: 0, retryAfterS: 2 });
+		expect(set.body).toEqual({ latencyMs: 0, latencyJitterMs: 0, maxInFlight: 1, maxPerSecond: 0, retryAfterS: 2 });
 		expect(() => sb.setLoad({ maxInFlight: -1 })).toThrow('maxInFlight must be an integer >= 0');
+		expect(() => sb.setLoad({ latencyJitterMs: -5 })).toThrow('latencyJitterMs must be an integer >= 0');
 		expect(() => sb.setLoad({ maxPerSecond: 1.5 })).toThrow('maxPerSecond must be an integer >= 0');
 		sb.setLoad({ maxInFlight: 4 });
 	});
@@ -726,6 +728,25 @@ describe('load: latency and a limit on requests in flight', () => {
 		await new Promise((resolve) => setTimeout(resolve, 1050));
 		expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(200); // the window moved on
 		sb.setLoad({ maxInFlight: 4, latencyMs: 30, maxPerSecond: 0 });
+	});
+
+	it('with latencyJitterMs, answers take latencyMs plus a random share of it, so they come back out of order', async () => {
+		const { sb, token } = ctx;
+		sb.setLoad({ maxInFlight: 0, latencyMs: 20, latencyJitterMs: 200 });
+		const took: number[] = [];
+		const order: number[] = [];
+		await Promise.all(
+			Array.from({ length: 20 }, async (_, i) => {
+				const t0 = performance.now();
+				expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(200);
+				took.push(performance.now() - t0);
+				order.push(i);
+			}),
+		);
+		expect(Math.min(...took)).toBeGreaterThanOrEqual(19);
+		expect(Math.max(...took) - Math.min(...took)).toBeGreaterThan(100); // spread over the jitter, not all at 20 ms
+		expect(order).not.toEqual([...order].sort((a, b) => a - b));
+		sb.setLoad({ maxInFlight: 4, latencyMs: 30, latencyJitterMs: 0 });
 	});
 });
 

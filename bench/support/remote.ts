@@ -87,6 +87,7 @@ export class RemoteSandbox {
 	/** Answer latency and the in-flight limit, changed while running. */
 	setLoad(load: {
 		latencyMs?: number;
+		latencyJitterMs?: number;
 		maxInFlight?: number;
 		maxPerSecond?: number;
 		retryAfterS?: number;

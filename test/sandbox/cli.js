@@ -13,6 +13,7 @@ const USAGE = `Usage: node test/sandbox/cli.js [options]
   --expired-status <n>   401 or 403 for an invalid or expired token (default ${DEFAULTS.expiredStatus})
   --seed <n>             demo data seed (default ${DEFAULTS.seed})
   --latency-ms <n>       every API answer waits this long (default 0)
+  --latency-jitter-ms <n> and a random 0 to n ms more (default 0)
   --max-in-flight <n>    above this many requests being served, answer 429 at once (default 0: no limit)
   --max-per-second <n>   above this many requests accepted in the last second, answer 429 at once (default 0: no limit)
   --retry-after <s>      Retry-After of those 429s, seconds (default ${DEFAULTS.retryAfterS})
@@ -27,6 +28,7 @@ const FLAGS = {
 	'--expired-status': ['expiredStatus', Number],
 	'--seed': ['seed', Number],
 	'--latency-ms': ['latencyMs', Number],
+	'--latency-jitter-ms': ['latencyJitterMs', Number],
 	'--max-in-flight': ['maxInFlight', Number],
 	'--max-per-second': ['maxPerSecond', Number],
 	'--retry-after': ['retryAfterS', Number],

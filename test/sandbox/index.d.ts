@@ -30,6 +30,8 @@ export interface SandboxOptions {
 	now?: number;
 	/** Every API answer (login included, /__admin not) waits this long, default 0. */
 	latencyMs?: number;
+	/** Every API answer also waits a random 0 to this many ms more (seeded), default 0. */
+	latencyJitterMs?: number;
 	/** Above this many API requests being served at once, the extra one is answered 429 at once, doing no work. 0 (default): no limit. */
 	maxInFlight?: number;
 	/** Above this many API requests accepted in the last second (a sliding window), a 429 at once. 0 (default): no limit. */
@@ -412,9 +414,16 @@ export interface Sandbox {
 	readonly rateLimited: number;
 	/** Most API requests served at once since the start or the last clearRequests(). */
 	readonly maxSeenInFlight: number;
-	/** Changes latencyMs, maxInFlight, maxPerSecond and retryAfterS while running; returns them. */
-	setLoad(load: { latencyMs?: number; maxInFlight?: number; maxPerSecond?: number; retryAfterS?: number }): {
+	/** Changes latencyMs, latencyJitterMs, maxInFlight, maxPerSecond and retryAfterS while running; returns them. */
+	setLoad(load: {
+		latencyMs?: number;
+		latencyJitterMs?: number;
+		maxInFlight?: number;
+		maxPerSecond?: number;
+		retryAfterS?: number;
+	}): {
 		latencyMs: number;
+		latencyJitterMs: number;
 		maxInFlight: number;
 		maxPerSecond: number;
 		retryAfterS: number;
@@ -446,6 +455,7 @@ export declare const DEFAULTS: Readonly<{
 	clientSecret: string;
 	organizationId: string;
 	latencyMs: number;
+	latencyJitterMs: number;
 	maxInFlight: number;
 	maxPerSecond: number;
 	retryAfterS: number;

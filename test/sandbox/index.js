@@ -31,6 +31,7 @@ const DEFAULTS = Object.freeze({
 	clientSecret: 'demo-secret-7f3a9c2e51',
 	organizationId: '5f0c4a7e2b9d13e8a6c7b1f0',
 	latencyMs: 0,
+	latencyJitterMs: 0,
 	maxInFlight: 0,
 	maxPerSecond: 0,
 	retryAfterS: 1,
@@ -59,9 +60,9 @@ function resolveOptions(options) {
 	return config;
 }
 
-/** latencyMs, maxInFlight and maxPerSecond (0 = none) and retryAfterS: whole numbers >= 0. */
+/** latencyMs, latencyJitterMs, maxInFlight and maxPerSecond (0 = none) and retryAfterS: whole numbers >= 0. */
 function checkLoad(load) {
-	for (const name of ['latencyMs', 'maxInFlight', 'maxPerSecond', 'retryAfterS']) {
+	for (const name of ['latencyMs', 'latencyJitterMs', 'maxInFlight', 'maxPerSecond', 'retryAfterS']) {
 		if (load[name] !== undefined && (!Number.isInteger(load[name]) || load[name] < 0)) {
 			throw new Error(`${name} must be an integer >= 0`);
 		}
@@ -93,10 +94,11 @@ async function createSandbox(options = {}) {
 		requests: [],
 		logins: 0,
 		expiredStatus: config.expiredStatus,
-		// Load: every API answer waits latencyMs; above maxInFlight requests being served, or maxPerSecond requests
+		// Load: every API answer waits latencyMs, plus up to latencyJitterMs more at random; above maxInFlight requests being served, or maxPerSecond requests
 		// accepted in the last second, a 429 at once.
 		load: {
 			latencyMs: config.latencyMs,
+			latencyJitterMs: config.latencyJitterMs,
 			maxInFlight: config.maxInFlight,
 			maxPerSecond: config.maxPerSecond,
 			retryAfterS: config.retryAfterS,

@@ -97,7 +97,7 @@ function createHttpServer({ state, dispatch, admin }) {
 		state.inFlight++;
 		state.maxSeenInFlight = Math.max(state.maxSeenInFlight, state.inFlight);
 		try {
-			const { latencyMs, maxInFlight, maxPerSecond, retryAfterS } = state.load;
+			const { latencyMs, latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS } = state.load;
 			const now = performance.now();
 			while (state.accepted.length && state.accepted[0] <= now - 1000) state.accepted.shift();
 			if (
@@ -111,7 +111,9 @@ function createHttpServer({ state, dispatch, admin }) {
 				return;
 			}
 			if (maxPerSecond > 0) state.accepted.push(now);
-			if (latencyMs > 0) await sleep(latencyMs);
+			// Real services do not answer in a constant time: answers then come back out of the order they were sent in.
+			const wait = latencyMs + (latencyJitterMs > 0 ? state.rng.next() * latencyJitterMs : 0);
+			if (wait > 0) await sleep(wait);
 			await serveWithFaults(req, res, request, entry);
 		} finally {
 			state.inFlight--;
