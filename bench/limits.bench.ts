@@ -1,14 +1,15 @@
 /**
  * The adaptive limiter against limits of other shapes than bulk.bench.ts's 16 in flight (the vendor publishes no
- * numbers, so the node must find any of them): other in-flight limits, answers that take a random time, a requests-per-second window, and 429s with
- * other Retry-After values. 1,000 Update Opt-Ins items (5,000 for the wider windows, so that they fill), 40 ms answers, a
- * cold limiter each run (a new account).
+ * numbers, so the node must find any of them): other in-flight limits, answers that take a random time, a
+ * requests-per-second window, and 429s with other Retry-After values. 1,000 Update Opt-Ins items (5,000 for the wider
+ * windows, so that they fill), 40 ms answers, a cold limiter each run (a new account).
  * Reported: time, the floor (what a client that knows the limit needs at best), 429s, pauses, failed items, and
  * whether every opt-in was applied exactly once; only the counts that prove correctness are asserted.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { actionWorkflow } from '../test/harness/cloud4wi';
+import type { SandboxLoad } from '../test/sandbox';
 import { buildWorkflow, runWorkflow } from '../test/harness/engine';
 import { measure, medianRun, printTable, round, writeResults } from './support/measure';
 import { startRemoteCloud4Wi } from './support/remote';
@@ -25,13 +26,7 @@ const optIns: INodeParameters = {
 	optIns: { optIn: [{ policy: 'mktgCommunications', accepted: '={{ $json.accepted }}' }] },
 };
 
-interface Load {
-	maxInFlight?: number;
-	maxPerSecond?: number;
-	retryAfterS?: number;
-	latencyMs?: number;
-	latencyJitterMs?: number;
-}
+type Load = Partial<SandboxLoad>;
 interface Run {
 	ms: number;
 	rateLimited: number;

@@ -6,7 +6,7 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-import type { SandboxCredentials, SandboxOptions } from '../../test/sandbox';
+import type { SandboxCredentials, SandboxLoad, SandboxOptions } from '../../test/sandbox';
 import { credentialFor } from '../../test/harness/cloud4wi';
 import type { CredentialStore } from '../../test/harness/engine';
 
@@ -84,14 +84,8 @@ export class RemoteSandbox {
 		return this.call('addFault', fault);
 	}
 
-	/** Answer latency and the in-flight limit, changed while running. */
-	setLoad(load: {
-		latencyMs?: number;
-		latencyJitterMs?: number;
-		maxInFlight?: number;
-		maxPerSecond?: number;
-		retryAfterS?: number;
-	}): Promise<object> {
+	/** Answer latency and the limits, changed while running; resolves to all of the load. */
+	setLoad(load: Partial<SandboxLoad>): Promise<SandboxLoad> {
 		return this.call('setLoad', load);
 	}
 

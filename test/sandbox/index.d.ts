@@ -44,6 +44,15 @@ export interface SandboxOptions {
 	organizationId?: string;
 }
 
+/** How the sandbox answers under load (each as in SandboxOptions); `setLoad` changes it while running. */
+export interface SandboxLoad {
+	latencyMs: number;
+	latencyJitterMs: number;
+	maxInFlight: number;
+	maxPerSecond: number;
+	retryAfterS: number;
+}
+
 export interface SandboxCredentials {
 	clientKey: string;
 	clientSecret: string;
@@ -414,20 +423,8 @@ export interface Sandbox {
 	readonly rateLimited: number;
 	/** Most API requests served at once since the start or the last clearRequests(). */
 	readonly maxSeenInFlight: number;
-	/** Changes latencyMs, latencyJitterMs, maxInFlight, maxPerSecond and retryAfterS while running; returns them. */
-	setLoad(load: {
-		latencyMs?: number;
-		latencyJitterMs?: number;
-		maxInFlight?: number;
-		maxPerSecond?: number;
-		retryAfterS?: number;
-	}): {
-		latencyMs: number;
-		latencyJitterMs: number;
-		maxInFlight: number;
-		maxPerSecond: number;
-		retryAfterS: number;
-	};
+	/** Changes the load while running; returns all of it. */
+	setLoad(load: Partial<SandboxLoad>): SandboxLoad;
 	/** Every token issued so far becomes expired; returns how many were still valid. */
 	expireTokens(): number;
 	setExpiredStatus(status: 401 | 403): void;

@@ -94,8 +94,8 @@ async function createSandbox(options = {}) {
 		requests: [],
 		logins: 0,
 		expiredStatus: config.expiredStatus,
-		// Load: every API answer waits latencyMs, plus up to latencyJitterMs more at random; above maxInFlight requests being served, or maxPerSecond requests
-		// accepted in the last second, a 429 at once.
+		// Load: every API answer waits latencyMs, plus up to latencyJitterMs more at random; above maxInFlight requests
+		// being served, or maxPerSecond requests accepted in the last second, a 429 at once.
 		load: {
 			latencyMs: config.latencyMs,
 			latencyJitterMs: config.latencyJitterMs,
