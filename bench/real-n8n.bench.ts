@@ -275,4 +275,22 @@ maybe('in a real n8n 2.40.7', () => {
 			await n8n.stop();
 		}
 	}, 600_000);
+
+	test(`Update Opt-Ins in one running n8n: runs with no limit, then a ${LIMIT}-in-flight limit appears`, async () => {
+		await forgetLearnedLimit();
+		await n8n.start();
+		try {
+			await n8n.setupOwner();
+			const fromEditor = async (workflowId: string) => (await runFromEditor(n8n, workflowId, 'Start', 300_000)).run;
+			// Hundreds in flight at the end of these: the limiter's level with no 429 met.
+			for (let i = 0; i < 2; i++) await runOnce(ours.id, 0, fromEditor);
+			const first = await runOnce(ours.id, LIMIT, fromEditor);
+			const row = summarize(`opt-ins, limit ${LIMIT} after runs without one, n8n start`, 'Cloud4Wi', [first]);
+			row.vsFloor = `${round(row.ms / FLOOR_MS, 2)}x`;
+			expect(row.failedItems).toBe(0);
+			expect(row.appliedOnce).toBe('yes');
+		} finally {
+			await n8n.stop();
+		}
+	}, 600_000);
 });

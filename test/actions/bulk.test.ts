@@ -90,6 +90,20 @@ test(`${N} opt-in writes under a 16-in-flight limit: none lost, none doubled, no
 	}
 }, 60_000);
 
+test('a limit met after runs without one: the next run climbs again from 16, not all at once at the level reached', async () => {
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40 });
+	await warm();
+	await writeEachOnce(cids()); // no limit: the level climbs to hundreds in flight
+	expect(ctx.sb.maxSeenInFlight).toBeGreaterThan(200);
+	ctx.sb.setLoad({ maxInFlight: 16, retryAfterS: 1 });
+	ctx.sb.clearRequests();
+	await writeEachOnce(cids());
+	const refused = ctx.sb.requests.filter((r) => r.status === 429).length;
+	// The climb overshoots by the answers read before the first refusal (2-160 here); sent at once, 465-650 were refused.
+	expect(refused).toBeGreaterThan(0);
+	expect(refused).toBeLessThan(200);
+}, 60_000);
+
 test('a service that counts requests per second: the level settles in a few pauses, none lost, none doubled', async () => {
 	// 100 a second at 40 ms answers is 4 in flight. The in-flight count at a refusal says little here: it once cut to 1
 	// (a 36 s run for 1,000 items), or cut by one per pause (8-9 pauses).

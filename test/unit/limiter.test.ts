@@ -220,11 +220,13 @@ test('a new run forgets how many an earlier run had in flight: a limit in flight
 	};
 	await Promise.all(Array.from({ length: 300 }, worker));
 	stopAt = 0;
-	// This run: 8 answered, then one refused while the 16 sent after those are in flight: the service holds 16.
+	// This run (climbing from 16 again): 8 answered, then one refused with 16 sent before it in flight: the service holds 16.
 	limiter.startRun();
 	const granted = ask(limiter, 400, 400);
 	await after(60);
+	expect(granted).toHaveLength(16);
 	for (const slot of granted.slice(0, 8)) limiter.release(slot, 'answered');
+	await after(30);
 	const refused = granted[24];
 	limiter.release(refused, 'limited', 100);
 	const before = granted.length;
@@ -409,6 +411,42 @@ test('a new run forgets the pace of the last one (a page of records takes longer
 	const writes = ask(limiter, 64, 8);
 	await after(60);
 	expect(writes).toHaveLength(8); // paced by the listing's 300 ms, 2 or 3 would have left by now
+});
+
+test('a new run on an idle line climbs again from 16 unless a 429 set the level; one that joins requests in flight keeps it', async () => {
+	/** A limiter that climbed with no 429: 16, 48 and 144 in flight, 112 sent and answered (an earlier run, ended). */
+	async function climbed(): Promise<Limiter> {
+		const limiter = newLimiter();
+		const granted = ask(limiter, 400, 112);
+		let answered = 0;
+		for (const level of [16, 64, 112]) {
+			await after(50);
+			expect(granted).toHaveLength(level);
+			for (const slot of granted.slice(answered)) limiter.release(slot, 'answered');
+			answered = level;
+		}
+		return limiter;
+	}
+	const idle = await climbed();
+	idle.startRun();
+	const fresh = ask(idle, 400, 400);
+	await after(80);
+	expect(fresh).toHaveLength(16);
+
+	const busy = await climbed();
+	ask(busy, 400, 1); // another run's request, still in flight
+	await after(20);
+	busy.startRun();
+	const joined = ask(busy, 400, 400);
+	await after(80);
+	expect(joined.length).toBeGreaterThan(32); // one start a millisecond (no round trip measured yet), not 15 and done
+
+	const limited = newLimiter();
+	limited.learn({ refusedLevel: 41, refusedAt: Date.now(), probeAfterMs: 10 * 60_000 });
+	limited.startRun();
+	const known = ask(limited, 400, 400);
+	await after(80);
+	expect(known).toHaveLength(40);
 });
 
 describe('probing the refused level again', () => {

@@ -282,6 +282,10 @@ export class Limiter {
 
 	/** A new node run: its requests may be of another kind than the last run's (a page of records takes longer than a write). */
 	startRun(): void {
+		// A level climbed to with no 429 was never checked against the service as it is now: climbed again from the start,
+		// unless other runs have requests in flight at it (the first run after a limit appeared sent 1,000 at once: 870
+		// refused, read late as 8 held where the service held 16).
+		if (this.ceiling === Number.POSITIVE_INFINITY && this.inFlight === 0) this.limit = START_IN_FLIGHT;
 		this.roundTripMs = 0;
 		this.servedLevel = 0; // what an earlier run was served says nothing of a limit the service shows now
 		this.served = 0;
