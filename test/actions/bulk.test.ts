@@ -99,9 +99,10 @@ test('a limit met after runs without one: the next run climbs again from 16, not
 	ctx.sb.clearRequests();
 	await writeEachOnce(cids());
 	const refused = ctx.sb.requests.filter((r) => r.status === 429).length;
-	// The climb overshoots by the answers read before the first refusal (2-160 here); sent at once, 465-650 were refused.
+	// The climb overshoots by the answers read before the first refusal (1-160 here, also beside a busy loop); sent at
+	// once at the level reached, 465-720 were refused.
 	expect(refused).toBeGreaterThan(0);
-	expect(refused).toBeLessThan(200);
+	expect(refused).toBeLessThan(300);
 }, 60_000);
 
 test('a service that counts requests per second: the level settles in a few pauses, none lost, none doubled', async () => {
