@@ -2,6 +2,8 @@ import { sleep } from 'n8n-workflow';
 
 /** Requests in flight at first (n8n's HTTP Request node sends all at once); +GROWTH per answer until the first 429. */
 export const START_IN_FLIGHT = 16;
+/** Most a new run starts with when no 429 was ever met (see `startRun`). */
+const RESTART_IN_FLIGHT = 2 * START_IN_FLIGHT;
 /** Places added per good answer until the first 429: the level triples every round trip. */
 const GROWTH = 2;
 /**
@@ -282,10 +284,13 @@ export class Limiter {
 
 	/** A new node run: its requests may be of another kind than the last run's (a page of records takes longer than a write). */
 	startRun(): void {
-		// A level climbed to with no 429 was never checked against the service as it is now: climbed again from the start,
-		// unless other runs have requests in flight at it (the first run after a limit appeared sent 1,000 at once: 870
-		// refused, read late as 8 held where the service held 16).
-		if (this.ceiling === Number.POSITIVE_INFINITY && this.inFlight === 0) this.limit = START_IN_FLIGHT;
+		// A level climbed to with no 429 was never checked against the service as it is now: a new run on an idle line
+		// sends at most twice the start at once (the first run after a limit appeared sent 1,000 at once, 465-870
+		// refused, read late as 8 held where the service held 16). Not the start itself: a limit below the first burst
+		// is read exactly, before any answer; one met during the climb drew 22-44 refusals and now and then a second pause.
+		if (this.ceiling === Number.POSITIVE_INFINITY && this.inFlight === 0) {
+			this.limit = Math.min(this.limit, RESTART_IN_FLIGHT);
+		}
 		this.roundTripMs = 0;
 		this.servedLevel = 0; // what an earlier run was served says nothing of a limit the service shows now
 		this.served = 0;
