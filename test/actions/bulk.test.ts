@@ -90,7 +90,7 @@ test(`${N} opt-in writes under a 16-in-flight limit: none lost, none doubled, no
 	}
 }, 60_000);
 
-test('a limit met after runs without one: the next run climbs again from 16, not all at once at the level reached', async () => {
+test('a limit met after runs without one: the next run sends at most 32 at once, not all at the level reached', async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40 });
 	await warm();
 	await writeEachOnce(cids()); // no limit: the level climbs to hundreds in flight
@@ -99,10 +99,10 @@ test('a limit met after runs without one: the next run climbs again from 16, not
 	ctx.sb.clearRequests();
 	await writeEachOnce(cids());
 	const refused = ctx.sb.requests.filter((r) => r.status === 429).length;
-	// The climb overshoots by the answers read before the first refusal (1-160 here, also beside a busy loop); sent at
-	// once at the level reached, 465-720 were refused.
+	// At most 32 at once, then the climb's overshoot (3-180 refused here, also beside a busy loop); sent at once at the
+	// level reached, 465-720 were refused.
 	expect(refused).toBeGreaterThan(0);
-	expect(refused).toBeLessThan(300);
+	expect(refused).toBeLessThan(400);
 }, 60_000);
 
 test('a service that counts requests per second: the level settles in a few pauses, none lost, none doubled', async () => {
