@@ -220,7 +220,8 @@ test('a new run forgets how many an earlier run had in flight: a limit in flight
 	};
 	await Promise.all(Array.from({ length: 300 }, worker));
 	stopAt = 0;
-	// This run (at most 32 at once again): 8 answered, then one refused with 16 sent before it in flight: the service holds 16.
+	// This run (at most 32 at once again): 8 answered, then one refused with 16 sent before it in flight: the service
+	// holds 16.
 	limiter.startRun();
 	const granted = ask(limiter, 400, 400);
 	await after(60);
@@ -438,7 +439,7 @@ test('a new run on an idle line sends at most 32 at once unless a 429 set the le
 	busy.startRun();
 	const joined = ask(busy, 400, 400);
 	await after(80);
-	expect(joined.length).toBeGreaterThan(32); // one start a millisecond (no round trip measured yet), not 15 and done
+	expect(joined.length).toBeGreaterThan(32); // one start a millisecond (no round trip measured yet), not held at 32
 
 	const limited = newLimiter();
 	limited.learn({ refusedLevel: 41, refusedAt: Date.now(), probeAfterMs: 10 * 60_000 });
