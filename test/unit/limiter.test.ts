@@ -302,6 +302,39 @@ test('a level guessed after a refusal read with none sent before it on the way: 
 	expect(limiter.readyWanted()).toBe(3 * 11); // one more each round trip (8, 9, 10, 11), towards the 31 it left at
 });
 
+test('climbing back from a guess, a refusal read in time is what the service held, not a rate', async () => {
+	// The shape of a real n8n's first run: the 32nd refused, its 429 read once all sent before it were answered and 17
+	// sent after it were on the way: a guess, 17. Those 17 are answered later, well (they were sent at 30+ in flight).
+	const limiter = newLimiter();
+	const granted = await thirtyTwoInFlight(limiter);
+	const flying = granted.slice(16);
+	const refused = flying.find((s) => s.inFlight === 32)!;
+	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
+	await after(50);
+	const after32 = granted.slice(48);
+	for (const slot of after32.slice(0, after32.length - 17)) limiter.release(slot, 'answered');
+	limiter.release(refused, 'limited', 50);
+	expect(limiter.learned()).toBeUndefined(); // a guess
+	for (const slot of after32.slice(-17)) limiter.release(slot, 'answered');
+	// Climbing back for several round trips, each place answered at once.
+	let answered = granted.length;
+	for (let round = 0; round < 8; round++) {
+		await after(60);
+		for (const slot of granted.slice(answered)) limiter.release(slot, 'answered');
+		answered = granted.length;
+	}
+	await after(60);
+	// A refusal read in time: every request sent before it still on the way.
+	const line = granted.slice(answered);
+	const probe = line[line.length - 1];
+	limiter.release(probe, 'limited', 50);
+	expect(limiter.learned()?.refusedLevel).toBe(probe.inFlight); // was 9: a per-second rate read off the climb
+	for (const slot of line.slice(0, -1)) limiter.release(slot, 'answered');
+	const before = granted.length;
+	await after(150);
+	expect(granted.length - before).toBe(probe.inFlight - 1);
+});
+
 test('refusals of one congestion, arriving in any order, settle on the lowest level held', async () => {
 	const limiter = newLimiter();
 	const granted = await thirtyTwoInFlight(limiter);

@@ -369,6 +369,10 @@ export class Limiter {
 			this.byRate = true;
 			perSecond = true;
 		} else if (
+			// Not while climbing back from a guess: its refusal read in time is the reading awaited (`sure`). Answers of
+			// requests sent before the guess (at 30+ in flight) made the climb look like a level served well, and a real n8n
+			// then read 16 as 8: a second pause, the rest of the run at half speed, and 8 handed on.
+			this.sure &&
 			slot.inFlight < this.ceiling &&
 			slot.inFlight <= this.servedLevel &&
 			this.served >= SERVED_ROUND_TRIPS * slot.inFlight &&
