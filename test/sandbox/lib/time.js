@@ -12,8 +12,10 @@ const DAY_MS = 86_400_000;
  * Real time plus an adjustable offset: the sandbox keeps running like the real service,
  * while tests can jump forward (token expiry, scroll expiry, late events) without waiting.
  */
-function createClock(initialMs = Date.now()) {
-	let offset = initialMs - Date.now();
+function createClock(initialMs) {
+	// No start given: no offset. `initialMs = Date.now()` read the clock twice, and a millisecond that ticked in between
+	// left the sandbox 1 ms behind n8n: events injected right after a trigger's first poll were dated before its start.
+	let offset = initialMs === undefined ? 0 : initialMs - Date.now();
 	const clock = {
 		now: () => Date.now() + offset,
 		set(ms) {
