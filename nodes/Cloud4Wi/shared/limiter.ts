@@ -110,9 +110,14 @@ export class Limiter {
 	private byRate = false;
 	/**
 	 * The last congestion's level was read from what the service held. Not when its 429 was read after the answers of
-	 * nearly all sent before it (an event loop behind, as in a busy n8n): the level is then a guess, climbed back from.
+	 * nearly all sent before it (an event loop behind, as in a busy n8n): the level is then a guess, recounted once the
+	 * requests on the way are answered (`recounted`), else climbed back from.
 	 */
 	private sure = true;
+	/** A guess's recount: the requests on the way when its 429 was read, and how many of them the service took (see `recounted`). */
+	private recount: Set<number> | undefined;
+	private recountTaken = 0;
+	private recountLeast = 0;
 	/**
 	 * Time from sending to answer, at its shortest lately (0: none measured yet). Quick to fall and slow to rise: one
 	 * slow answer, such as a cold first request, must not spread the next starts out.
@@ -302,7 +307,12 @@ export class Limiter {
 		this.inFlight--;
 		this.onTheWay.delete(slot.seq);
 		if (outcome === 'limited') this.limited(slot, retryAfterMs);
-		else if (outcome === 'answered') {
+		// Counted after a refusal has lowered the guess, before an answer climbs from it.
+		if (this.recount?.delete(slot.seq)) {
+			if (outcome === 'answered') this.recountTaken++;
+			if (!this.recount.size) this.recounted();
+		}
+		if (outcome === 'answered') {
 			const now = performance.now();
 			const took = now - slot.startedAt;
 			if (timed) {
@@ -318,6 +328,21 @@ export class Limiter {
 			this.grow();
 		}
 		this.wake();
+	}
+
+	/**
+	 * A guess's recount is complete. Read late, a 429 finds on the way the requests the service took since it
+	 * refused (a full service takes one as it answers one) and the refusals not read yet: the ones taken are its level.
+	 * In 17 late readings in a real n8n holding 16: 16 in 13, 15 in 3, 19 in one; the climb back from the guess had cost
+	 * a second pause at 17. Fewer than half the level, as after errors, leaves the guess.
+	 */
+	private recounted(): void {
+		const held = this.recountTaken;
+		this.recount = undefined;
+		if (this.sure || held < this.recountLeast || held >= this.ceiling) return;
+		this.sure = true;
+		this.ceiling = held + 1;
+		this.limit = held;
 	}
 
 	private limited(slot: Slot, retryAfterMs: number): void {
@@ -391,6 +416,12 @@ export class Limiter {
 		// A guess below the level the refusal left at climbs back towards it, one per round trip: a 429 read in time settles it.
 		this.sure = perSecond || !readLate || held + 1 >= slot.inFlight;
 		this.ceiling = this.sure ? held + 1 : slot.inFlight;
+		this.recount = undefined;
+		this.recountTaken = 0;
+		if (!this.sure && this.onTheWay.size) {
+			this.recount = new Set(this.onTheWay);
+			this.recountLeast = least;
+		}
 		this.limitedAt = now;
 		this.cutAt = this.sent;
 		this.credit = 0;
