@@ -302,21 +302,30 @@ test('a level guessed after a refusal read with none sent before it on the way: 
 	expect(limiter.readyWanted()).toBe(3 * 11); // one more each round trip (8, 9, 10, 11), towards the 31 it left at
 });
 
-test('climbing back from a guess, a refusal read in time is what the service held, not a rate', async () => {
-	// The shape of a real n8n's first run: the 32nd refused, its 429 read once all sent before it were answered and 17
-	// sent after it were on the way: a guess, 17. Those 17 are answered later, well (they were sent at 30+ in flight).
-	const limiter = newLimiter();
+/**
+ * From `thirtyTwoInFlight`, the 32nd refused and read late: every request sent before it answered, `onTheWay` sent after
+ * it still on the way (a guess), Retry-After `retryAfterMs`. Returns those, and all granted.
+ */
+async function refusedLate(limiter: Limiter, onTheWay: number, retryAfterMs = 100) {
 	const granted = await thirtyTwoInFlight(limiter);
 	const flying = granted.slice(16);
 	const refused = flying.find((s) => s.inFlight === 32)!;
 	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
 	await after(50);
-	const after32 = granted.slice(48);
-	for (const slot of after32.slice(0, after32.length - 17)) limiter.release(slot, 'answered');
-	limiter.release(refused, 'limited', 50);
+	const sentAfter = granted.slice(48);
+	for (const slot of sentAfter.slice(0, sentAfter.length - onTheWay)) limiter.release(slot, 'answered');
+	limiter.release(refused, 'limited', retryAfterMs);
+	return { granted, late: sentAfter.slice(-onTheWay) };
+}
+
+test('climbing back from a guess, a refusal read in time is what the service held, not a rate', async () => {
+	// The shape of a real n8n's first run: the 32nd refused, its 429 read once all sent before it were answered and 17
+	// sent after it were on the way: a guess, 17. Those 17 are answered later, well (they were sent at 30+ in flight).
+	const limiter = newLimiter();
+	const { granted, late } = await refusedLate(limiter, 17, 50);
 	expect(limiter.learned()).toBeUndefined(); // a guess
 	// 10 of those 17 lost to a network error: 7 taken, under half the level, and the guess stays a guess (see the recount).
-	for (const [i, slot] of after32.slice(-17).entries()) limiter.release(slot, i < 10 ? 'failed' : 'answered');
+	for (const [i, slot] of late.entries()) limiter.release(slot, i < 10 ? 'failed' : 'answered');
 	// Climbing back for several round trips, each place answered at once.
 	let answered = granted.length;
 	for (let round = 0; round < 8; round++) {
@@ -335,22 +344,6 @@ test('climbing back from a guess, a refusal read in time is what the service hel
 	await after(150);
 	expect(granted.length - before).toBe(probe.inFlight - 1);
 });
-
-/**
- * From `thirtyTwoInFlight`, the 32nd refused and read late: every request sent before it answered, `onTheWay` sent after
- * it still on the way (a guess). Returns those, and all granted.
- */
-async function refusedLate(limiter: Limiter, onTheWay: number) {
-	const granted = await thirtyTwoInFlight(limiter);
-	const flying = granted.slice(16);
-	const refused = flying.find((s) => s.inFlight === 32)!;
-	for (const slot of flying.filter((s) => s !== refused)) limiter.release(slot, 'answered');
-	await after(50);
-	const sentAfter = granted.slice(48);
-	for (const slot of sentAfter.slice(0, sentAfter.length - onTheWay)) limiter.release(slot, 'answered');
-	limiter.release(refused, 'limited', 100);
-	return { granted, late: sentAfter.slice(-onTheWay) };
-}
 
 test('a 429 read late: of the requests on the way then, the ones the service took are what it held (no probe above)', async () => {
 	// A real n8n's shape: 20 on the way when the 429 was read, 4 of them refused too (read later still, the last with
