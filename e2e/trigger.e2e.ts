@@ -147,9 +147,17 @@ afterAll(async () => {
 	await new Promise((done) => sink?.close(done));
 }, 60_000);
 
-test('n8n start activates the published trigger workflow; its first poll only records where to start (no request)', () => {
+test('n8n start activates the published trigger workflow; its first poll only reads Cloud4Wi’s clock (one login, one small read)', () => {
 	expect(n8n.log()).toContain('Activated trigger node "Cloud4Wi Trigger"');
-	expect(readJson(join(dir, 'requests-0.json'), { requests: [null] }).requests).toEqual([]);
+	const { requests } = readJson<{ requests: Array<{ method: string; path: string; query: object; status: number }> }>(
+		join(dir, 'requests-0.json'),
+		{ requests: [] },
+	);
+	expect(
+		requests.map((r) => `${r.method} ${r.path.replace(/^\/v1\/organizations\/[^/]+/, '{org}')} ${r.status}`),
+	).toEqual(['POST /v1/sts/login/services 200', 'GET {org}/events 200']);
+	expect(requests[1].query).toEqual({ dateStart: expect.any(String), size: '1' });
+	expect(loginsAt('0')).toBe(1);
 	expect(readFileSync(sinkBodies(), 'utf8')).toBe('');
 });
 

@@ -88,6 +88,50 @@ describe('Cloud4Wi Trigger', () => {
 		});
 	});
 
+	test('a Cloud4Wi whose clock is a day behind n8n’s: activation starts at its clock, and every signup after it arrives once', async () => {
+		ctx = await startCloud4Wi({ now: Date.now() - 24 * 60 * MINUTE });
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		const before = inject(ctx, [{ type: 'signup', createdAt: new Date(ctx.sb.clock.now() - 1000).toISOString() }]);
+		expect(await poll(ctx, workflow)).toEqual([]);
+		// One small read for the service's clock at activation.
+		expect(ctx.sb.requests.filter((r) => !r.path.includes('/sts/'))).toEqual([
+			expect.objectContaining({
+				method: 'GET',
+				path: `/v1/organizations/${ctx.sb.organizationId}/events`,
+				query: { dateStart: expect.any(String), size: '1' },
+			}),
+		]);
+		ctx.sb.clock.advance(1000);
+		const after = inject(ctx, [{ type: 'signup' }, { type: 'signup' }]);
+		expect(sorted(await poll(ctx, workflow))).toEqual(sorted(ids(after)));
+		expect(await poll(ctx, workflow)).toEqual([]); // and the signup from before activation never
+		expect(ids(before)).toHaveLength(1);
+	});
+
+	test('an activation whose clock read keeps failing fails with the service’s reason and remembers nothing; the next one starts', async () => {
+		ctx = await startCloud4Wi({ now: Date.now() - 24 * 60 * MINUTE });
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		ctx.sb.addFault({ path: '/events$', status: 503, times: 10, retryAfter: 0 });
+		await expect(pollOnce(workflow, ctx.store, 'Trigger')).rejects.toThrow(/503|unavailable/i);
+		expect((workflow.staticData['node:Trigger'] as IDataObject | undefined)?.state).toBeUndefined();
+		ctx.sb.clearFaults();
+		expect(await poll(ctx, workflow)).toEqual([]);
+		ctx.sb.clock.advance(1000);
+		const after = inject(ctx, [{ type: 'signup' }]);
+		expect(await poll(ctx, workflow)).toEqual(ids(after));
+	});
+
+	test('a Cloud4Wi clock ahead of n8n’s: activation starts at n8n’s clock, so nothing created after it is missed', async () => {
+		ctx = await startCloud4Wi({ now: Date.now() + 60 * MINUTE });
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
+		expect(await poll(ctx, workflow)).toEqual([]);
+		const since = (workflow.staticData['node:Trigger'] as { state: { since: number } }).state.since;
+		expect(since).toBeLessThanOrEqual(Date.now());
+		expect(since).toBeGreaterThan(Date.now() - MINUTE);
+		const after = inject(ctx, [{ type: 'signup' }]);
+		expect(await poll(ctx, workflow)).toEqual(ids(after));
+	});
+
 	test('events sharing a timestamp across polls are each emitted once, in time order', async () => {
 		ctx = await startCloud4Wi();
 		const workflow = buildWorkflow(triggerWorkflow({ events: [] }));

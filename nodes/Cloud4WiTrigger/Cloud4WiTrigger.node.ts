@@ -210,8 +210,10 @@ export class Cloud4WiTrigger implements INodeType {
 		let state = staticData.state as PollState | undefined;
 		if (!state) {
 			if (options.startFrom !== 'date') {
-				// First activation from now: remember where to start, emit nothing.
-				staticData.state = { since: startedAt, seen: {} } satisfies PollState;
+				// First activation from now: remember where to start, emit nothing. Events are dated by the service's clock, so
+				// "now" is its clock when it is behind n8n's (else every event created after activation would be dated before it).
+				const clock = await serviceNow.call(this, path, scopes, organizationId, startedAt);
+				staticData.state = { since: clock < startedAt ? clock : startedAt, seen: {} } satisfies PollState;
 				return null;
 			}
 			const since = toIsoInstant(options.startDate, this.getTimezone());
@@ -308,6 +310,24 @@ export class Cloud4WiTrigger implements INodeType {
 		staticData.state = { since: floor, seen: Object.fromEntries(remembered) } satisfies PollState;
 		return items.length ? [items] : null;
 	}
+}
+
+/** The service's clock (ms) from one small read of the event list (from n8n's now); NaN when it sends no readable `generated`. */
+async function serviceNow(
+	this: IPollFunctions,
+	path: string,
+	scopes: string,
+	organizationId: string,
+	now: number,
+): Promise<number> {
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'GET',
+		path,
+		query: { dateStart: new Date(now).toISOString(), size: 1 },
+		notFound: `organization "${organizationId}"`,
+		scopes,
+	});
+	return utcMs(body.generated);
 }
 
 /** Why a contact's profile is missing from its events. */

@@ -2,7 +2,7 @@
  * A service that accepts the connection and never answers: every request has a time limit, reads are retried, writes
  * are not, and a poll stays inside n8n's budget. Real sockets against the sandbox, whose faults stall answers.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, RETRIES } from '../../nodes/Cloud4Wi/shared/transport';
 import type { TestContext } from '../harness/cloud4wi';
@@ -204,6 +204,7 @@ describe("the trigger's poll with a request that hangs", () => {
 	test('a 429 asking to come back in a minute: the poll does not wait out the pause past its budget', async () => {
 		const workflow = trigger();
 		await pollOnce(workflow, ctx.store, 'Trigger');
+		ctx.sb.clearRequests(); // activation's read of the service's clock
 		ctx.sb.addFault({ method: 'GET', path: '/events$', status: 429, retryAfter: 60, times: 10 });
 		const started = Date.now();
 		await expect(pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000)).rejects.toThrow(
@@ -280,18 +281,21 @@ describe("the trigger's poll with a request that hangs", () => {
 });
 
 describe('a login shared by many requests', () => {
-	const trigger = () =>
-		buildWorkflow({
-			nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
-			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		});
+	const trigger = (staticData?: IDataObject) =>
+		buildWorkflow(
+			{
+				nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
+				connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+			},
+			staticData,
+		);
 	const noToken = () =>
 		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
 
 	test("a poll's login that never answers: the poll ends inside its budget, not after the login's 30 s", async () => {
-		const workflow = trigger();
-		await pollOnce(workflow, ctx.store, 'Trigger');
-		const before = JSON.stringify(workflow.staticData);
+		// Active since earlier (its state saved), so this process has no token yet: the poll must log in.
+		const workflow = trigger({ 'node:Trigger': { state: { since: Date.now(), seen: {} } } });
+		const before = JSON.stringify(workflow.staticData['node:Trigger']);
 		noToken();
 		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', delayMs: HANG });
 		const started = Date.now();
@@ -299,7 +303,7 @@ describe('a login shared by many requests', () => {
 			'Cloud4Wi did not answer before the time for this poll ran out',
 		);
 		expect(Date.now() - started).toBeLessThan(4_000);
-		expect(JSON.stringify(workflow.staticData)).toBe(before);
+		expect(JSON.stringify(workflow.staticData['node:Trigger'])).toBe(before);
 		expect(apiCalls(ctx.sb)).toEqual([]);
 	}, 20_000);
 
