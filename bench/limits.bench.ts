@@ -52,7 +52,7 @@ async function runOnce(load: Load, n: number): Promise<Run> {
 				ids.map((id, i) => ({ id, accepted: i % 2 === 0 })),
 			),
 		);
-		await sb.setLoad({ maxInFlight: 0, maxPerSecond: 0, retryAfterS: 1, ...load });
+		await sb.setLoad({ maxInFlight: 0, maxPerSecond: 0, retryAfterS: 1, refusalLatencyMs: 0, ...load });
 		await sb.clearRequests();
 		const run = await measure(() => runWorkflow(workflow, store));
 		const output = run.value.output('Cloud4Wi');
@@ -113,6 +113,13 @@ describe('limits of other shapes', () => {
 			// Answers out of the order they were sent in, as from a real service: the floor is at the mean, 60 ms.
 			const load = { maxInFlight: limit, latencyMs: 40, latencyJitterMs: 40 };
 			await limitCase(`${limit} in flight, 40-80 ms answers`, load, (N * 60) / limit);
+		});
+	}
+	for (const limit of [16, 32]) {
+		test(`${limit} in flight, 429s as slow as answers`, async () => {
+			// A gateway that takes as long to refuse as to answer: each 429 comes back among the answers sent beside it.
+			const load = { maxInFlight: limit, refusalLatencyMs: LATENCY_MS };
+			await limitCase(`${limit} in flight, 429s after ${LATENCY_MS} ms`, load, (N * LATENCY_MS) / limit);
 		});
 	}
 	test('16 in flight, Retry-After 0', async () => {

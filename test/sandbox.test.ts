@@ -698,6 +698,26 @@ describe('load: latency and a limit on requests in flight', () => {
 		expect(sb.requests.filter((r) => r.status === 429)).toHaveLength(2);
 	});
 
+	it('with refusalLatencyMs, a 429 leaves that late, and a refused request holds no place meanwhile', async () => {
+		const { sb, token } = ctx;
+		sb.setLoad({ refusalLatencyMs: 60 });
+		try {
+			const t0 = Date.now();
+			const timed = () =>
+				call(sb, 'GET', segmentsPath(), { token }).then((reply) => ({ status: reply.status, ms: Date.now() - t0 }));
+			const first = Promise.all(Array.from({ length: 6 }, timed));
+			// At 40 ms the four answered are done and the two refusals not yet sent: four more are all served.
+			await new Promise((resolve) => setTimeout(resolve, 40));
+			const second = await Promise.all(Array.from({ length: 4 }, timed));
+			const refused = (await first).filter((r) => r.status === 429);
+			expect(refused).toHaveLength(2);
+			for (const r of refused) expect(r.ms).toBeGreaterThanOrEqual(55);
+			expect(second.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+		} finally {
+			sb.setLoad({ refusalLatencyMs: 0 });
+		}
+	});
+
 	it('changes at run time through setLoad and the admin door', async () => {
 		const { sb, token } = ctx;
 		expect(sb.setLoad({ maxInFlight: 0, latencyMs: 0 })).toEqual({
@@ -706,11 +726,19 @@ describe('load: latency and a limit on requests in flight', () => {
 			maxInFlight: 0,
 			maxPerSecond: 0,
 			retryAfterS: 2,
+			refusalLatencyMs: 0,
 		});
 		const replies = await Promise.all(Array.from({ length: 8 }, () => call(sb, 'GET', segmentsPath(), { token })));
 		expect(replies.every((r) => r.status === 200)).toBe(true);
 		const set = await call(sb, 'POST', '/__admin/load', { body: { maxInFlight: 1 } });
-		expect(set.body).toEqual({ latencyMs: 0, latencyJitterMs: 0, maxInFlight: 1, maxPerSecond: 0, retryAfterS: 2 });
+		expect(set.body).toEqual({
+			latencyMs: 0,
+			latencyJitterMs: 0,
+			maxInFlight: 1,
+			maxPerSecond: 0,
+			retryAfterS: 2,
+			refusalLatencyMs: 0,
+		});
 		expect(() => sb.setLoad({ maxInFlight: -1 })).toThrow('maxInFlight must be an integer >= 0');
 		expect(() => sb.setLoad({ latencyJitterMs: -5 })).toThrow('latencyJitterMs must be an integer >= 0');
 		expect(() => sb.setLoad({ maxPerSecond: 1.5 })).toThrow('maxPerSecond must be an integer >= 0');

@@ -17,6 +17,7 @@ const USAGE = `Usage: node test/sandbox/cli.js [options]
   --max-in-flight <n>    above this many requests being served, answer 429 at once (default 0: no limit)
   --max-per-second <n>   above this many requests accepted in the last second, answer 429 at once (default 0: no limit)
   --retry-after <s>      Retry-After of those 429s, seconds (default ${DEFAULTS.retryAfterS})
+  --refusal-latency-ms <n> those 429s leave after n ms (default 0: at once)
   --help                 this text`;
 
 // flag -> [option name, conversion from the command-line value]
@@ -32,6 +33,7 @@ const FLAGS = {
 	'--max-in-flight': ['maxInFlight', Number],
 	'--max-per-second': ['maxPerSecond', Number],
 	'--retry-after': ['retryAfterS', Number],
+	'--refusal-latency-ms': ['refusalLatencyMs', Number],
 };
 
 function parseArgs(argv) {

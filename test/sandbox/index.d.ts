@@ -38,6 +38,8 @@ export interface SandboxOptions {
 	maxPerSecond?: number;
 	/** Retry-After (seconds) of those 429s, default 1. */
 	retryAfterS?: number;
+	/** Those 429s leave after this many ms (a gateway as slow to refuse as to answer), default 0: at once. */
+	refusalLatencyMs?: number;
 	/** Demo credentials and organization; override only if a test needs other values. */
 	clientKey?: string;
 	clientSecret?: string;
@@ -51,6 +53,7 @@ export interface SandboxLoad {
 	maxInFlight: number;
 	maxPerSecond: number;
 	retryAfterS: number;
+	refusalLatencyMs: number;
 }
 
 export interface SandboxCredentials {
@@ -456,6 +459,7 @@ export declare const DEFAULTS: Readonly<{
 	maxInFlight: number;
 	maxPerSecond: number;
 	retryAfterS: number;
+	refusalLatencyMs: number;
 }>;
 
 /** Starts a sandbox; resolves once it listens. */

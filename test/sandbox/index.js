@@ -35,6 +35,7 @@ const DEFAULTS = Object.freeze({
 	maxInFlight: 0,
 	maxPerSecond: 0,
 	retryAfterS: 1,
+	refusalLatencyMs: 0,
 });
 
 const COUNT_OPTIONS = ['port', 'contacts', 'events', 'connections', 'hotspots', 'locations', 'segments'];
@@ -60,9 +61,16 @@ function resolveOptions(options) {
 	return config;
 }
 
-/** latencyMs, latencyJitterMs, maxInFlight and maxPerSecond (0 = none) and retryAfterS: whole numbers >= 0. */
+/** latencyMs, latencyJitterMs, maxInFlight and maxPerSecond (0 = none), retryAfterS and refusalLatencyMs: whole numbers >= 0. */
 function checkLoad(load) {
-	for (const name of ['latencyMs', 'latencyJitterMs', 'maxInFlight', 'maxPerSecond', 'retryAfterS']) {
+	for (const name of [
+		'latencyMs',
+		'latencyJitterMs',
+		'maxInFlight',
+		'maxPerSecond',
+		'retryAfterS',
+		'refusalLatencyMs',
+	]) {
 		if (load[name] !== undefined && (!Number.isInteger(load[name]) || load[name] < 0)) {
 			throw new Error(`${name} must be an integer >= 0`);
 		}
@@ -95,13 +103,14 @@ async function createSandbox(options = {}) {
 		logins: 0,
 		expiredStatus: config.expiredStatus,
 		// Load: every API answer waits latencyMs, plus up to latencyJitterMs more at random; above maxInFlight requests
-		// being served, or maxPerSecond requests accepted in the last second, a 429 at once.
+		// being served, or maxPerSecond requests accepted in the last second, a 429 (at once, or after refusalLatencyMs).
 		load: {
 			latencyMs: config.latencyMs,
 			latencyJitterMs: config.latencyJitterMs,
 			maxInFlight: config.maxInFlight,
 			maxPerSecond: config.maxPerSecond,
 			retryAfterS: config.retryAfterS,
+			refusalLatencyMs: config.refusalLatencyMs,
 		},
 		inFlight: 0,
 		/** When the requests accepted in the last second arrived (performance.now()), oldest first. */

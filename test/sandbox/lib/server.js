@@ -95,9 +95,10 @@ function createHttpServer({ state, dispatch, admin }) {
 		state.requests.push(entry);
 
 		state.inFlight++;
+		let serving = true; // counted in flight while served; a refusal stops counting at once
 		state.maxSeenInFlight = Math.max(state.maxSeenInFlight, state.inFlight);
 		try {
-			const { latencyMs, latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS } = state.load;
+			const { latencyMs, latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS, refusalLatencyMs } = state.load;
 			const now = performance.now();
 			while (state.accepted.length && state.accepted[0] <= now - 1000) state.accepted.shift();
 			if (
@@ -107,6 +108,10 @@ function createHttpServer({ state, dispatch, admin }) {
 				// Refused at once, before any work: a refused write is not applied.
 				state.rateLimited++;
 				entry.status = 429;
+				state.inFlight--;
+				serving = false;
+				// A gateway may take as long to refuse as to answer: the 429 then comes back with the answers sent beside it.
+				if (refusalLatencyMs > 0) await sleep(refusalLatencyMs);
 				send(res, faultReply({ status: 429, retryAfter: retryAfterS }));
 				return;
 			}
@@ -116,7 +121,7 @@ function createHttpServer({ state, dispatch, admin }) {
 			if (wait > 0) await sleep(wait);
 			await serveWithFaults(req, res, request, entry);
 		} finally {
-			state.inFlight--;
+			if (serving) state.inFlight--;
 		}
 	}
 
