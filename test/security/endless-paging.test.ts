@@ -163,7 +163,8 @@ describe("the trigger's reading of events", () => {
 			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
 		});
 		const path = `/v1/organizations/${org}/events`;
-		await pollOnce(workflow, ctx.store, 'Trigger'); // activation: records the start
+		await pollOnce(workflow, ctx.store, 'Trigger'); // activation: records the start (from the service's clock)
+		ctx.sb.clearRequests();
 		ctx.sb.clock.advance(1000);
 		const base = ctx.sb.clock.now();
 		const burst = ctx.sb.injectEvents(
