@@ -141,6 +141,28 @@ describe('Cloud4Wi credential', () => {
 		expect(ctx.sb.logins).toBe(2);
 	});
 
+	test('a token an earlier run logged in for and never saw work, expired since: the next run renews it', async () => {
+		ctx = await startCloud4Wi();
+		const noToken = () =>
+			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
+		// The first run logs in, and its only request fails: the token is never shown to work.
+		ctx.sb.addFault({ method: 'POST', path: '/otp$', status: 500, times: 1 });
+		const contactId = ctx.sb.data.contacts[0]!.cid;
+		const failed = await runAction(ctx, { resource: 'contact', operation: 'createAccessCode', contactId });
+		expect(failed.error?.httpCode).toBe('500');
+		// Later, that token has expired, and the credential holds none (edited, say): an expiry, not a lack of rights.
+		ctx.sb.expireTokens();
+		noToken();
+		ctx.sb.clearRequests();
+		const { error, json } = await runAction(ctx, listSegments);
+		expect(error).toBeUndefined();
+		expect(json.length).toBe(ctx.sb.data.segments.length);
+		const segments = `GET /v2/segments/organizations/${ctx.sb.organizationId}`;
+		expect(apiCalls(ctx.sb)).toEqual([segments, segments]);
+		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/')).map((r) => r.status)).toEqual([403, 200]); // Cloud4Wi's expiry
+		expect(ctx.sb.logins).toBe(2);
+	});
+
 	test('a wrong secret fails the node with a clear error that never contains the secret', async () => {
 		const secret = 'wrong-secret-abcdef';
 		ctx = await startCloud4Wi({}, { clientSecret: secret });

@@ -47,9 +47,14 @@ export function credentialFor(
 	return store;
 }
 
-/** A sandbox and a credential pointing at it. */
+let sandboxes = 0;
+
+/**
+ * A sandbox and a credential pointing at it. Each has its own client key: a port the system reuses must not hand a
+ * test the token or limits that an earlier test left in this process.
+ */
 export async function startCloud4Wi(options: SandboxOptions = {}, credential: IDataObject = {}): Promise<TestContext> {
-	const sb = await createSandbox({ port: 0, ...options });
+	const sb = await createSandbox({ port: 0, clientKey: `test-key-${++sandboxes}`, ...options });
 	return { sb, store: credentialFor(sb, credential) };
 }
 

@@ -131,6 +131,8 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 		const stored = credentialId ? storedLimits(ctx)?.[credentialId] : undefined;
 		if (stored?.baseUrl === baseUrl) account.limiter.learn(stored);
 	}
+	// An earlier run's login that never saw work says nothing now (the token may have expired since): renew it once.
+	if (!account.renewing) account.fresh = false;
 	account.limiter.startRun();
 	return { settings, credentials, baseUrl, account, token: tokenOf(credentials), fresh: false, sent: new Set() };
 }
