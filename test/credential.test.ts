@@ -2,6 +2,8 @@
  * The credential: login (preAuthentication) run by the engine as n8n runs it, the token stored and reused,
  * renewal on 401 and 403, and the secret kept out of everything the user or a log can see.
  */
+import { request } from 'undici';
+
 import { testCredential } from './harness/engine';
 import type { TestContext } from './harness/cloud4wi';
 import { apiCalls, CREDENTIAL_ID, runAction, startCloud4Wi } from './harness/cloud4wi';
@@ -161,6 +163,33 @@ describe('Cloud4Wi credential', () => {
 		expect(apiCalls(ctx.sb)).toEqual([segments, segments]);
 		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/')).map((r) => r.status)).toEqual([403, 200]); // Cloud4Wi's expiry
 		expect(ctx.sb.logins).toBe(2);
+	});
+
+	test('another worker stored a newer token, and both have expired since: one login, and the run goes on', async () => {
+		ctx = await startCloud4Wi();
+		await runAction(ctx, listSegments); // this process logs in, and remembers its token
+		const mine = String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
+		// Another worker's login, stored in the credential they share.
+		const { clientKey, clientSecret } = ctx.sb.credentials;
+		const res = await request(`${ctx.sb.url}/v1/sts/login/services`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ clientKey, clientSecret }),
+		});
+		const theirs = String(((await res.body.json()) as { token: string }).token);
+		expect(theirs).not.toBe(mine);
+		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: theirs });
+		ctx.sb.expireTokens();
+		ctx.sb.clearRequests();
+		const { error, json } = await runAction(ctx, listSegments);
+		expect(error).toBeUndefined();
+		expect(json.length).toBe(ctx.sb.data.segments.length);
+		const segments = ctx.sb.requests.filter((r) => r.path.startsWith('/v2/'));
+		// The stored token, then the one this process remembers (it cannot tell which is older), then a login: each once.
+		expect(segments.map((r) => r.status)).toEqual([403, 403, 200]);
+		expect(segments.map((r) => r.authorization).slice(0, 2)).toEqual([`Bearer ${theirs}`, `Bearer ${mine}`]);
+		expect(ctx.sb.logins).toBe(3);
+		expect(ctx.store.stored(CREDENTIAL_ID).sessionToken).not.toBe(theirs);
 	});
 
 	test('a wrong secret fails the node with a clear error that never contains the secret', async () => {

@@ -93,8 +93,11 @@ interface Run {
 	token: string;
 	/** The token came from a login and has not worked yet: a refusal of it is about permissions. */
 	fresh: boolean;
-	/** A token this run revoked: never taken back from the stored credential. */
-	revoked?: string;
+	/**
+	 * Tokens this run saw refused, or revoked: never sent again in it, whether remembered by this process or stored (a
+	 * worker's older token and the one another worker stored can both have expired).
+	 */
+	dead: Set<string>;
 	/** Every token this run sent or revoked: an answer read after a renewal may quote the one its request carried. */
 	sent: Set<string>;
 	loginFailure?: string;
@@ -134,7 +137,16 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 	// An earlier run's login that never saw work says nothing now (the token may have expired since): renew it once.
 	if (!account.renewing) account.fresh = false;
 	account.limiter.startRun();
-	return { settings, credentials, baseUrl, account, token: tokenOf(credentials), fresh: false, sent: new Set() };
+	return {
+		settings,
+		credentials,
+		baseUrl,
+		account,
+		token: tokenOf(credentials),
+		fresh: false,
+		dead: new Set(),
+		sent: new Set(),
+	};
 }
 
 /** Starts a node run with its settings (runs not started so use the defaults); the credential is read on first use. */
@@ -188,7 +200,7 @@ export async function credentialsOf(ctx: Cloud4WiContext): Promise<ICredentialDa
 /** After a logout: the token is dead, the next request logs in. */
 export async function forgetToken(ctx: Cloud4WiContext): Promise<void> {
 	const run = await runOf(ctx);
-	run.revoked = run.token;
+	run.dead.add(run.token);
 	run.sent.add(run.token);
 	if (run.account.token === run.token) run.account.token = undefined;
 	run.token = '';
@@ -516,7 +528,7 @@ function loginFailureOf(error: unknown): string {
 }
 
 /**
- * A token for `run` after `refused` was refused (or none was stored): one login for every request waiting, in this
+ * A token for `run` after its own were refused (or none was stored): one login for every request waiting, in this
  * run and in other runs of this process; a token another execution or worker stored meanwhile is taken instead. The
  * request that leads the login carries it (and gets its answer); the others go on as soon as the token is known, each
  * waiting no longer than its own limit.
@@ -525,12 +537,11 @@ async function renew(
 	ctx: Cloud4WiContext,
 	run: Run,
 	req: ApiRequest,
-	refused: string,
 	timeoutMs: number,
 ): Promise<Renewed & { answer?: Answer }> {
 	const account = run.account;
 	const newest = account.token;
-	if (newest && newest !== refused && newest !== run.revoked) return { token: newest, fromLogin: !!account.fresh };
+	if (newest && !run.dead.has(newest)) return { token: newest, fromLogin: !!account.fresh };
 	if (account.renewing) {
 		const { cancel, signal, ranOut } = loginLimitOf(ctx, run, timeoutMs);
 		const renewed = await within(account.renewing, signal);
@@ -543,7 +554,7 @@ async function renew(
 	const leading = (async (): Promise<Renewed & { answer?: Answer }> => {
 		const stored = await ctx.getCredentials('cloud4WiApi');
 		const storedToken = tokenOf(stored);
-		if (storedToken && storedToken !== refused && storedToken !== run.revoked) {
+		if (storedToken && !run.dead.has(storedToken)) {
 			return { token: storedToken, fromLogin: false };
 		}
 		const { answer, token } = await sendLoggingIn(ctx, { ...run, credentials: stored }, req, timeoutMs, tokenKnown);
@@ -623,10 +634,10 @@ function refusalBody(status: number, text: string): unknown {
 	return jsonObject(text) ?? { message: `Cloud4Wi answered HTTP ${status} with ${notJson(text)}` };
 }
 
-/** A token for `run` after `refused` ('' when none was stored) failed; a failed login is kept for the whole run. */
-async function renewed(ctx: Cloud4WiContext, run: Run, req: ApiRequest, refused: string, timeoutMs: number) {
+/** A token for `run` after its token was refused (or none was stored); a failed login is kept for the whole run. */
+async function renewed(ctx: Cloud4WiContext, run: Run, req: ApiRequest, timeoutMs: number) {
 	try {
-		const result = await renew(ctx, run, req, refused, timeoutMs);
+		const result = await renew(ctx, run, req, timeoutMs);
 		if (result.token !== run.token) {
 			run.token = result.token;
 			run.fresh = result.fromLogin; // from a login, not yet shown to work
@@ -654,7 +665,6 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 	let rateLimited = 0;
 	let failures = 0;
 	let waitedMs = 0; // for the retries Cloud4Wi asked for
-	let refused: string | undefined; // the token this request saw refused
 	for (;;) {
 		if (run.loginFailure) throw apiError(this, run.loginFailure, req, {});
 		const { deadline } = run.settings;
@@ -679,9 +689,9 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 					itemIndex: req.itemIndex,
 				});
 			}
-			// No token yet, or this request's token was refused and nobody has replaced it: log in (once for all).
-			stale = run.token === '' || run.token === refused;
-			const carried = stale ? await renewed(this, run, req, run.token, timeoutMs) : undefined;
+			// No token yet, or the run's token was refused and nobody has replaced it: log in (once for all).
+			stale = run.token === '' || run.dead.has(run.token);
+			const carried = stale ? await renewed(this, run, req, timeoutMs) : undefined;
 			used = run.token;
 			run.sent.add(used);
 			answer = carried ?? (await send(this, run, req, used, timeoutMs));
@@ -727,7 +737,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			// A token fresh from a login that was never accepted is refused for lack of rights, not for age.
 			const permission = run.token === used && run.fresh;
 			if (!permission && renewals++ < 2) {
-				refused = used;
+				run.dead.add(used);
 				continue;
 			}
 			throw serviceError(this, status, refusalBody(status, text), req, run);
