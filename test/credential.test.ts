@@ -145,8 +145,6 @@ describe('Cloud4Wi credential', () => {
 
 	test('a token an earlier run logged in for and never saw work, expired since: the next run renews it', async () => {
 		ctx = await startCloud4Wi();
-		const noToken = () =>
-			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
 		// The first run logs in, and its only request fails: the token is never shown to work.
 		ctx.sb.addFault({ method: 'POST', path: '/otp$', status: 500, times: 1 });
 		const contactId = ctx.sb.data.contacts[0]!.cid;
@@ -154,7 +152,7 @@ describe('Cloud4Wi credential', () => {
 		expect(failed.error?.httpCode).toBe('500');
 		// Later, that token has expired, and the credential holds none (edited, say): an expiry, not a lack of rights.
 		ctx.sb.expireTokens();
-		noToken();
+		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
 		ctx.sb.clearRequests();
 		const { error, json } = await runAction(ctx, listSegments);
 		expect(error).toBeUndefined();
