@@ -6,11 +6,11 @@ import { byDisplayName, organizationIdField } from '../Cloud4Wi/shared/descripti
 import { eventId, kindFilter, utcMs } from '../Cloud4Wi/shared/events';
 import { loadOptions } from '../Cloud4Wi/shared/methods';
 import { isRepeatedPage, MAX_PAGE_SIZE, pagesOf } from '../Cloud4Wi/shared/paginate';
-import { simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
+import { contactProfileOf, simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
 import type { PathId } from '../Cloud4Wi/shared/path';
 import { pathIdProblem } from '../Cloud4Wi/shared/path';
 import { apiPath, cloud4WiApiRequest, credentialsOf, isTimeout, startRun } from '../Cloud4Wi/shared/transport';
-import { commaList, onOffOf, toIsoInstant } from '../Cloud4Wi/shared/validate';
+import { commaList, notOnOffProblem, onOffOf, organizationIdOf, toIsoInstant } from '../Cloud4Wi/shared/formats';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
 export const LATE_MS = 10 * 60 * 1000;
@@ -149,10 +149,7 @@ export class Cloud4WiTrigger implements INodeType {
 		] as const) {
 			const value = onOffOf(options[name] ?? false);
 			if (value === undefined) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`Options > ${label}: must be true or false, got "${String(options[name])}"`,
-				);
+				throw new NodeOperationError(this.getNode(), `Options > ${label}: ${notOnOffProblem(options[name])}`);
 			}
 			options[name] = value;
 		}
@@ -172,11 +169,11 @@ export class Cloud4WiTrigger implements INodeType {
 
 		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : FALLBACK_POLL_BUDGET_MS;
 		await startRun(this, { deadline: startedAt + budget * REQUEST_SHARE });
-		const typedOrg = String(this.getNodeParameter('organizationId', '') ?? '').trim();
-		const organizationId = typedOrg || String((await credentialsOf(this)).organizationId ?? '').trim();
+		const org = organizationIdOf(this.getNodeParameter('organizationId', ''), await credentialsOf(this));
+		const organizationId = org.id;
 		const problem = pathIdProblem(organizationId);
 		if (problem) {
-			throw new NodeOperationError(this.getNode(), `Organization ID: ${problem}`, {
+			throw new NodeOperationError(this.getNode(), `${org.label}: ${problem}`, {
 				description: 'Enter the organization ID here or set a default organization ID in the credential.',
 			});
 		}
@@ -366,7 +363,7 @@ async function shapeEvents(
 							notFound: `contact "${id}" of organization "${organizationId}"`,
 							scopes: 'organization_read, customer_read',
 						});
-						contacts.set(id, simplifyContact((body.customer as IDataObject | undefined) ?? body));
+						contacts.set(id, simplifyContact(contactProfileOf(body)));
 					} catch (error) {
 						// Thrown on, a lookup that keeps failing (deleted contact, 5xx, no answer in time) would fail every later poll the same way.
 						problems.set(id, lookupProblem(error as NodeApiError)); // from the transport: already an n8n error

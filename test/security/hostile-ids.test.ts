@@ -407,7 +407,7 @@ describe('the dropdowns', () => {
 				await expect(loadOptionsOf(ctx.store, action, method)).rejects.toThrow(/^Organization ID: /);
 				const fromCredential = credentialFor(ctx.sb, { organizationId: value });
 				const empty = node('Cloud4Wi', 'n8n-nodes-cloud4wi.cloud4Wi', { resource: 'hotspot', operation: 'getAll' });
-				await expect(loadOptionsOf(fromCredential, empty, method)).rejects.toThrow(/^Organization ID: /);
+				await expect(loadOptionsOf(fromCredential, empty, method)).rejects.toThrow(/^Organization ID \(the credential’s default\): /);
 				expect(ctx.sb.requests).toEqual([]);
 			}
 		},

@@ -13,9 +13,9 @@ import {
 	isDateOnly,
 	isE164,
 	isTimezone,
-	ItemInput,
 	toIsoInstant,
-} from '../../nodes/Cloud4Wi/shared/validate';
+} from '../../nodes/Cloud4Wi/shared/formats';
+import { ItemInput } from '../../nodes/Cloud4Wi/shared/input';
 
 describe('input checks', () => {
 	test.each([

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ItemInput } from './validate';
+import type { ItemInput } from './input';
 
 /** One operation: its form and how it runs for one item. */
 export interface Operation {

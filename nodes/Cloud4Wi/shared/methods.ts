@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { organizationIdOf } from './formats';
 import { fetchRecords } from './paginate';
 import type { PathId } from './path';
 import { pathIdProblem } from './path';
@@ -24,12 +25,13 @@ async function organizationOf(ctx: ILoadOptionsFunctions): Promise<PathId | unde
 	} catch {
 		typed = undefined; // the node has no such field (the trigger's location list, say)
 	}
-	const fromNode = typeof typed === 'string' && typed.trim() && !typed.startsWith('=') ? typed.trim() : '';
-	const org = fromNode || String((await credentialsOf(ctx)).organizationId ?? '').trim();
-	if (!org) return undefined;
-	const problem = pathIdProblem(org);
-	if (problem) throw new NodeOperationError(ctx.getNode(), `Organization ID: ${problem}`);
-	return org as PathId;
+	// An expression cannot be resolved here (no item yet): the credential's default stands in.
+	const fromNode = typeof typed === 'string' && !typed.startsWith('=') ? typed : '';
+	const org = organizationIdOf(fromNode, await credentialsOf(ctx));
+	if (!org.id) return undefined;
+	const problem = pathIdProblem(org.id);
+	if (problem) throw new NodeOperationError(ctx.getNode(), `${org.label}: ${problem}`);
+	return org.id as PathId;
 }
 
 async function listOf(ctx: ILoadOptionsFunctions, kind: 'locations' | 'segments' | 'hotspots'): Promise<IDataObject[]> {

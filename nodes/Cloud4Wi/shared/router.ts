@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { Operation } from './descriptions';
 import type { RunSettings } from './transport';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, rememberLimits, startRun, watchLimiter } from './transport';
-import { inputError, ItemInput } from './validate';
+import { inputError, ItemInput } from './input';
 
 /** Most requests in flight one node may ask for. */
 const MAX_IN_FLIGHT = DEFAULT_MAX_IN_FLIGHT;

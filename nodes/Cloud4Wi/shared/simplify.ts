@@ -64,3 +64,12 @@ export function simplifyEvent(record: IDataObject): IDataObject {
 		campaignName: campaign.campaignName ?? null,
 	};
 }
+
+/** The profile inside the answer: `customer` when present, else the answer without its envelope fields. */
+export function contactProfileOf(body: IDataObject): IDataObject {
+	if (body.customer && typeof body.customer === 'object') return body.customer as IDataObject;
+	const profile = { ...body };
+	delete profile.generated;
+	delete profile.status;
+	return profile;
+}

@@ -2,23 +2,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField, simplifyField } from '../../shared/descriptions';
-import { simplifyContact } from '../../shared/simplify';
+import { contactProfileOf, simplifyContact } from '../../shared/simplify';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [
 	contactIdField,
 	simplifyField,
 ]);
-
-/** The profile inside the answer: `customer` when present, else the answer without its envelope fields. */
-export function profileOf(body: IDataObject): IDataObject {
-	if (body.customer && typeof body.customer === 'object') return body.customer as IDataObject;
-	const profile = { ...body };
-	delete profile.generated;
-	delete profile.status;
-	return profile;
-}
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');
@@ -30,6 +21,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		notFound: `contact "${contactId}"`,
 		scopes: 'organization_read, customer_read',
 	});
-	const profile = profileOf(body);
+	const profile = contactProfileOf(body);
 	return [simplify ? simplifyContact(profile) : profile];
 }

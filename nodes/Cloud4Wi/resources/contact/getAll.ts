@@ -6,7 +6,7 @@ import { filtersField, getManyFields, organizationIdField, shape, simplifyField 
 import { fetchRecords } from '../../shared/paginate';
 import { simplifyContact } from '../../shared/simplify';
 import { apiPath } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 const toggles: Array<[string, string, string]> = [
 	['hasEmail', 'Has Email', 'Whether to return only contacts with an email address'],

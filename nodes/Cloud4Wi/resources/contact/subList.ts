@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { contactIdField, getManyFields } from '../../shared/descriptions';
 import type { Paging } from '../../shared/paginate';
 import { fetchRecords } from '../../shared/paginate';
-import type { ItemInput } from '../../shared/validate';
+import { apiPath } from '../../shared/path';
+import type { ItemInput } from '../../shared/input';
 
 /** A list that belongs to one contact (`/v2/customers/{cid}/<suffix>`): one item per record, records as sent. */
 export function contactSubList(operation: string, suffix: string, recordsKey: string, paging: Paging) {
@@ -19,7 +20,7 @@ export function contactSubList(operation: string, suffix: string, recordsKey: st
 			this,
 			{
 				method: 'GET',
-				path: `/v2/customers/${encodeURIComponent(contactId)}/${suffix}`,
+				path: `${apiPath`/v2/customers/${contactId}`}/${suffix}`,
 				itemIndex: input.itemIndex,
 				notFound: `contact "${contactId}"`,
 				scopes: 'organization_read, customer_read',

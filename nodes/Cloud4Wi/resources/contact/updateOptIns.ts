@@ -3,7 +3,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { contactIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 const STANDARD_OPT_INS = [
 	{ name: 'Age Verification', value: 'ageVerification' },

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_KIND_OPTIONS } from '../../shared/constants';
 import { filtersField } from '../../shared/descriptions';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 export const eventFilters: INodeProperties = filtersField([
 	{

@@ -6,7 +6,7 @@ import { kindFilter } from '../../shared/events';
 import { MAX_PAGE_SIZE, pagesOf } from '../../shared/paginate';
 import { simplifyEvent } from '../../shared/simplify';
 import { apiPath } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 import { eventFilters, eventQuery } from './filters';
 
 export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['getAll'] } }, [

@@ -1,6 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 export const ADDRESS_FIELDS: Array<[string, string]> = [
 	['address', 'Address'],

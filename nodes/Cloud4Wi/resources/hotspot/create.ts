@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { locationLocator, organizationIdField } from '../../shared/descriptions';
 import { cloud4WiApiRequest } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 import { ADDRESS_FIELDS, addressFields, putAddress } from './address';
 
 const properties: INodeProperties[] = [

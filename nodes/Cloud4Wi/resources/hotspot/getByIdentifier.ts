@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['getByIdentifier'] } }, [
 	{

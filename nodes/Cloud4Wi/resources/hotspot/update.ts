@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byDisplayName, hotspotLocator, locationLocator, organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 import { ADDRESS_FIELDS, putAddress } from './address';
 
 // Router type, MAC address, identifier and SSID cannot change on update, so they are not offered.

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 import { ADDRESS, categoryField, putOptional, tagsField } from './fields';
 
 const REQUIRED: Array<[string, string, string]> = [

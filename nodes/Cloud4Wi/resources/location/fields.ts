@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { LOCATION_CATEGORIES } from '../../shared/constants';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 export const categoryField: INodeProperties = {
 	displayName: 'Category',

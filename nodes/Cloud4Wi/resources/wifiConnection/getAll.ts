@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { filtersField, getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
-import type { ItemInput } from '../../shared/validate';
+import type { ItemInput } from '../../shared/input';
 
 export const description = updateDisplayOptions({ show: { resource: ['wifiConnection'], operation: ['getAll'] } }, [
 	organizationIdField,
