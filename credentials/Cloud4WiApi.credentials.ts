@@ -9,44 +9,19 @@ import type {
 } from 'n8n-workflow';
 import { sleep, UserError } from 'n8n-workflow';
 
+import { NETWORK_REASONS } from '../nodes/Cloud4Wi/shared/errors';
+import { authenticated } from '../nodes/Cloud4Wi/shared/n8nLogin';
 import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
-
-/** Words for the network failures a wrong base URL causes. */
-const NETWORK_REASONS: Record<string, string> = {
-	ECONNREFUSED: 'connection refused',
-	ECONNRESET: 'connection reset',
-	ENOTFOUND: 'host not found',
-	EAI_AGAIN: 'host not found',
-	ETIMEDOUT: 'timed out',
-	ECONNABORTED: 'timed out',
-	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-};
+import { timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';
 
 const DEFAULT_BASE_URL = 'https://explore.cloud4wi.com';
 const LOGIN_PATH = '/v1/sts/login/services';
-/** A login that gets no answer fails after this long instead of holding the run. */
-export const LOGIN_TIMEOUT_MS = 30_000;
 /** A login refused for load (429, 5xx) is tried this many times in all: every request of the run waits for it. */
 const LOGIN_TRIES = 3;
-/** Longest wait before another login try; a longer Retry-After fails the login now rather than holding a poll. */
-const LOGIN_MAX_WAIT_MS = 10_000;
 
 /** Refusals that say "not now", not "not you": the login is tried again. */
 function isBusy(status: number): boolean {
 	return status === 429 || status === 502 || status === 503 || status === 504;
-}
-
-/**
- * The wait a Retry-After header asks for: whole seconds, or an HTTP date (one in the past asks for none); undefined when
- * absent or unreadable (`0x10`, `1e9`, `-5` are not seconds).
- */
-export function retryAfterOf(value: string | undefined): number | undefined {
-	const text = (value ?? '').trim();
-	if (/^\d+$/.test(text)) return Number(text) * 1000;
-	if (!/[a-z]/i.test(text)) return undefined;
-	const ms = Date.parse(text) - Date.now();
-	return Number.isFinite(ms) ? Math.max(ms, 0) : undefined;
 }
 
 /** This machine only: the one place a plain-HTTP base URL sends nothing over a network. */
@@ -191,14 +166,13 @@ export class Cloud4WiApi implements ICredentialType {
 		const baseUrl = cloud4WiBaseUrl(credentials);
 		const url = `${baseUrl}${LOGIN_PATH}`;
 		// All tries and waits together get one login's time: the Test button has no other limit.
-		const deadline = Date.now() + LOGIN_TIMEOUT_MS;
+		const deadline = Date.now() + timing.loginMs;
 		let response: LoginAnswer;
 		for (let attempt = 0; ; attempt++) {
 			response = await login(this, url, credentials, deadline - Date.now());
 			if (!isBusy(response.statusCode) || attempt + 1 >= LOGIN_TRIES) break;
-			// At least the back-off: a Retry-After of 0 or in the past must not turn into tries back to back.
-			const wait = Math.max(retryAfterOf(response.headers?.['retry-after']) ?? 0, 1000 * 2 ** attempt);
-			if (wait > LOGIN_MAX_WAIT_MS || Date.now() + wait >= deadline) break;
+			const wait = waitBeforeRetry(response.headers?.['retry-after'], attempt + 1);
+			if (wait > timing.loginWaitMostMs || Date.now() + wait >= deadline) break;
 			await sleep(wait);
 		}
 
@@ -233,14 +207,15 @@ export class Cloud4WiApi implements ICredentialType {
 			...requestOptions,
 			headers: { ...requestOptions.headers, Authorization: `Bearer ${tokenOf(credentials)}` },
 		};
+		authenticated(requestOptions, options, tokenOf(credentials)); // a login through n8n: the others may go on
 		if (isLogin(options)) {
 			// The Test button's login goes to the Base URL as checked, like every other request (its own is the raw text).
 			options.baseURL = cloud4WiBaseUrl(credentials);
 			options.url = LOGIN_PATH;
 			// The Test button's login goes through n8n, which gives it 5 minutes: a login gets its 30 s there too. The
 			// whole answer a second more: a silent service then fails as timed out (ECONNABORTED), not as cancelled.
-			const timer = AbortSignal.timeout(LOGIN_TIMEOUT_MS + 1000);
-			options.timeout = Math.min(options.timeout ?? LOGIN_TIMEOUT_MS, LOGIN_TIMEOUT_MS);
+			const timer = AbortSignal.timeout(timing.loginMs + 1000);
+			options.timeout = Math.min(options.timeout ?? timing.loginMs, timing.loginMs);
 			const cancel = options.abortSignal;
 			options.abortSignal = cancel instanceof AbortSignal ? AbortSignal.any([cancel, timer]) : timer;
 		}

@@ -9,6 +9,7 @@ import { isRepeatedPage, MAX_PAGE_SIZE, pagesOf } from '../Cloud4Wi/shared/pagin
 import { contactProfileOf, simplifyContact, simplifyEvent } from '../Cloud4Wi/shared/simplify';
 import type { PathId } from '../Cloud4Wi/shared/path';
 import { pathIdProblem } from '../Cloud4Wi/shared/path';
+import { timing } from '../Cloud4Wi/shared/timing';
 import { apiPath, cloud4WiApiRequest, credentialsOf, isTimeout, startRun } from '../Cloud4Wi/shared/transport';
 import { commaList, notOnOffProblem, onOffOf, organizationIdOf, toIsoInstant } from '../Cloud4Wi/shared/formats';
 
@@ -20,8 +21,6 @@ const PAGE_SIZE = MAX_PAGE_SIZE;
 const SAMPLE_SIZE = 1000;
 /** Cap on remembered ids (about 2 MB of static data); reached only above 50,000 matching events per ten minutes. */
 const MAX_SEEN = 50_000;
-/** Poll budget where n8n gives none (1.x starts polls at most once a minute, without waiting for the last): no two polls overlap. */
-const FALLBACK_POLL_BUDGET_MS = 60_000;
 /** Share of n8n's poll budget spent reading before returning what was read. */
 const BUDGET_SHARE = 0.8;
 /** Share of n8n's poll budget after which no request starts or goes on (the rest is n8n's). */
@@ -167,7 +166,7 @@ export class Cloud4WiTrigger implements INodeType {
 			filter.keep(e) &&
 			(locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
 
-		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : FALLBACK_POLL_BUDGET_MS;
+		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : timing.pollBudgetMs;
 		await startRun(this, { deadline: startedAt + budget * REQUEST_SHARE });
 		const org = organizationIdOf(this.getNodeParameter('organizationId', ''), await credentialsOf(this));
 		const organizationId = org.id;

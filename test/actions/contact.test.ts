@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Contact, LoggedRequest, WifiConnection } from '../sandbox';
 import type { ActionResult, TestContext } from '../harness/cloud4wi';
 import { actionWorkflow, apiCalls, CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { buildWorkflow, runWorkflow } from '../harness/engine';
+import { buildWorkflow, runWorkflow, scaleTimeLimits } from '../harness/engine';
 
 type Call = Pick<LoggedRequest, 'method' | 'path' | 'query' | 'body'>;
 
@@ -810,6 +810,19 @@ describe('contact operations', () => {
 			expect(result.json).toEqual((await direct(ctx, `/v2/customers/${target.cid}/devices`)).devices);
 		});
 
+		test('a 5xx on a create (access code) is not tried again: exactly one request, it may have been applied', async () => {
+			const target = contacts[15];
+			ctx.sb.addFault({ method: 'POST', status: 503, times: 5 });
+			const result = await runAction(ctx, op('createAccessCode', { contactId: target.cid }));
+			expect(failure(result)).toEqual({
+				name: 'NodeApiError',
+				message: 'Service Unavailable',
+				description: 'Cloud4Wi had an internal error. Try again later.',
+				httpCode: '503',
+			});
+			expect(apiCalls(ctx.sb)).toEqual([`POST /v2/customers/${target.cid}/otp`]);
+		});
+
 		test.each<[string, string, (cid: string) => INodeParameters, (cid: string) => string]>([
 			['delete', 'DELETE', (cid) => op('delete', { contactId: cid }), (cid) => `/v1/customers/${cid}`],
 			[
@@ -818,24 +831,34 @@ describe('contact operations', () => {
 				(cid) => op('updateOptIns', { contactId: cid, optIns: { optIn: [{ policy: 'privacy', accepted: true }] } }),
 				(cid) => `/v1/customers/${cid}/policies`,
 			],
-			[
-				'createAccessCode',
-				'POST',
-				(cid) => op('createAccessCode', { contactId: cid }),
-				(cid) => `/v2/customers/${cid}/otp`,
-			],
-		])('a 5xx on a write (%s) is not retried: exactly one request', async (_operation, method, parameters, path) => {
-			const target = contacts[15];
-			ctx.sb.addFault({ method, status: 503, times: 5 });
-			const result = await runAction(ctx, parameters(target.cid));
-			expect(failure(result)).toEqual({
-				name: 'NodeApiError',
-				message: 'Service Unavailable',
-				description: 'Cloud4Wi had an internal error. Try again later.',
-				httpCode: '503',
-			});
-			expect(apiCalls(ctx.sb)).toEqual([`${method} ${path(target.cid)}`]);
-			expect(ctx.sb.data.contacts.has(target.cid)).toBe(true);
+		])(
+			'a 5xx on an idempotent write (%s) is tried again, as a read: 5 tries, then its error',
+			async (_operation, method, parameters, path) => {
+				scaleTimeLimits(1 / 20); // back-offs of 25, 50, 100, 200 ms
+				const target = contacts[15];
+				ctx.sb.addFault({ method, status: 503, times: 5 });
+				const result = await runAction(ctx, parameters(target.cid));
+				scaleTimeLimits(1);
+				expect(failure(result)).toEqual({
+					name: 'NodeApiError',
+					message: 'Service Unavailable',
+					description: 'Cloud4Wi had an internal error. Try again later.',
+					httpCode: '503',
+				});
+				expect(apiCalls(ctx.sb)).toEqual(Array.from({ length: 5 }, () => `${method} ${path(target.cid)}`));
+				expect(ctx.sb.data.contacts.has(target.cid)).toBe(true);
+			},
+		);
+
+		test('a delete whose first answer was lost and whose retry finds the contact gone: reported as deleted, once', async () => {
+			const target = contacts[16];
+			// The first try deletes the contact, but its answer is lost on the way back.
+			ctx.sb.addFault({ method: 'DELETE', truncate: true });
+			const result = await runAction(ctx, op('delete', { contactId: target.cid }));
+			expect(result.error).toBeUndefined();
+			expect(result.json).toEqual([{ contactId: target.cid, deleted: true, status: null, alreadyDeleted: true }]);
+			expect(apiCalls(ctx.sb)).toEqual([`DELETE /v1/customers/${target.cid}`, `DELETE /v1/customers/${target.cid}`]);
+			expect(ctx.sb.data.contacts.has(target.cid)).toBe(false);
 		});
 	});
 

@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { Hotspot, Location, LoggedRequest } from '../sandbox';
 import type { TestContext } from '../harness/cloud4wi';
 import { apiCalls, expectInputError, runAction, startCloud4Wi, LOCATION_REQUIRED } from '../harness/cloud4wi';
-import { lastThrownError } from '../harness/engine';
+import { lastThrownError, scaleTimeLimits } from '../harness/engine';
 
 const HOTSPOTS = 2_500;
 /** Hotspot pages: the sandbox refuses a `limit` above 1,000. */
@@ -847,22 +847,30 @@ describe('service errors, retries and items', () => {
 			'DELETE',
 			'/locations/',
 		],
-	])('a 5xx on a write (%s) is not retried: exactly one request', async (_name, parameters, method, path) => {
-		const before = JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots);
-		ctx.sb.addFault({
-			method,
-			path,
-			status: 503,
-			retryAfter: 0,
-			times: 5,
-			body: { message: 'Service temporarily unavailable' },
-		});
-		const result = await runAction(ctx, parameters());
-		expect(result.error?.message).toBe('Service temporarily unavailable');
-		expectApiError('503', 'Service temporarily unavailable', 'Cloud4Wi had an internal error. Try again later.');
-		expect(apiRequests().map((r) => [r.method, r.status])).toEqual([[method, 503]]);
-		expect(JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots)).toBe(before);
-	});
+	])(
+		'a 5xx on a write (%s): a create is sent once, an update or delete tried 5 times as a read',
+		async (_name, parameters, method, path) => {
+			scaleTimeLimits(1 / 20); // back-offs of 25, 50, 100, 200 ms
+			const before = JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots);
+			ctx.sb.addFault({
+				method,
+				path,
+				status: 503,
+				retryAfter: 0,
+				times: 5,
+				body: { message: 'Service temporarily unavailable' },
+			});
+			const result = await runAction(ctx, parameters());
+			scaleTimeLimits(1);
+			expect(result.error?.message).toBe('Service temporarily unavailable');
+			expectApiError('503', 'Service temporarily unavailable', 'Cloud4Wi had an internal error. Try again later.');
+			const tries = method === 'POST' ? 1 : 5;
+			expect(apiRequests().map((r) => [r.method, r.status])).toEqual(
+				Array.from({ length: tries }, () => [method, 503]),
+			);
+			expect(JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots)).toBe(before);
+		},
+	);
 
 	test('continue on fail: each item gets its result or its error, paired with the item; a bad id sends nothing', async () => {
 		const [a, b] = [hotspot(60), hotspot(61)];

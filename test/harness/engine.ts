@@ -551,3 +551,19 @@ export async function loadOptionsOf(
 	const fn = methods.loadOptions?.[method] ?? methods.listSearch?.[method];
 	return await fn.call(context, filter);
 }
+
+/** The time limits of the built package, the copy the engine runs (dist/): tests scale them down together. */
+type Timing = typeof import('../../nodes/Cloud4Wi/shared/timing').timing;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const builtTiming = (require(path.join(ROOT, 'dist/nodes/Cloud4Wi/shared/timing')) as { timing: Timing }).timing;
+const productionTiming = { ...builtTiming };
+
+/**
+ * Scales every time limit (login, retries' waits, back-off, poll and dropdown budgets) by `factor` for the tests of
+ * this file; `scaleTimeLimits(1)` restores them. The relations between the limits, which the tests assert, stay.
+ */
+export function scaleTimeLimits(factor: number): void {
+	for (const key of Object.keys(productionTiming) as Array<keyof Timing>) {
+		builtTiming[key] = Math.round(productionTiming[key] * factor);
+	}
+}

@@ -79,7 +79,7 @@ test('an answer that never ends is read up to 64 MB, then fails at once (a read 
 	expect(apiCalls(ctx.sb)).toEqual([`GET /v2/segments/organizations/${ctx.sb.credentials.organizationId}`]);
 });
 
-test('a write whose answer is cut short is not sent again, and its error says it may have been applied', async () => {
+test('an update whose answer is cut short is sent again (the same state twice), and the item succeeds', async () => {
 	const cid = ctx.sb.data.contacts[0]!.cid;
 	ctx.sb.addFault({ method: 'PUT', truncate: true });
 	const result = await runAction(ctx, {
@@ -88,9 +88,19 @@ test('a write whose answer is cut short is not sent again, and its error says it
 		contactId: cid,
 		optIns: { optIn: [{ policy: 'privacy', accepted: true }] },
 	});
+	expect(result.error).toBeUndefined();
+	expect(apiCalls(ctx.sb).filter((c) => c.startsWith('PUT'))).toHaveLength(2);
+	const privacy = ctx.sb.data.contacts.get(cid)!.policies.find((p) => p.name === 'privacy');
+	expect(privacy?.accepted).toBe(true);
+});
+
+test('a create whose answer is cut short is not sent again, and its error says it may have been applied', async () => {
+	ctx.sb.addFault({ method: 'POST', path: '/otp$', truncate: true });
+	const cid = ctx.sb.data.contacts[0]!.cid;
+	const result = await runAction(ctx, { resource: 'contact', operation: 'createAccessCode', contactId: cid });
 	expect(result.error?.message).toBe('No complete answer from Cloud4Wi (the answer was cut short)');
 	expect(result.error?.description).toBe(
 		'The write may or may not have been applied: check in Cloud4Wi before running it again.',
 	);
-	expect(apiCalls(ctx.sb).filter((c) => c.startsWith('PUT'))).toHaveLength(1);
+	expect(apiCalls(ctx.sb).filter((c) => c.startsWith('POST'))).toHaveLength(1);
 });

@@ -4,7 +4,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, RETRIES } from '../../nodes/Cloud4Wi/shared/transport';
+import { DEFAULT_TIMEOUT_MS } from '../../nodes/Cloud4Wi/shared/transport';
+import { RETRIES } from '../../nodes/Cloud4Wi/shared/timing';
 import type { TestContext } from '../harness/cloud4wi';
 import {
 	ACTION_TYPE,

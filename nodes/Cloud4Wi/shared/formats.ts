@@ -145,4 +145,3 @@ export function organizationIdOf(typed: unknown, credentials: ICredentialDataDec
 	const fallback = typeof credentials.organizationId === 'string' ? credentials.organizationId.trim() : '';
 	return { id: fallback, label: 'Organization ID (the credential’s default)' };
 }
-

@@ -87,7 +87,10 @@ export class ItemInput {
 
 	/** The organization of the node, or the credential's default one. */
 	async organizationId(): Promise<PathId> {
-		const { id, label } = organizationIdOf(this.string('organizationId', 'Organization ID'), await credentialsOf(this.ctx));
+		const { id, label } = organizationIdOf(
+			this.string('organizationId', 'Organization ID'),
+			await credentialsOf(this.ctx),
+		);
 		if (!id) {
 			this.fail(
 				'Organization ID',

@@ -5,13 +5,9 @@ import { organizationIdOf } from './formats';
 import { fetchRecords } from './paginate';
 import type { PathId } from './path';
 import { pathIdProblem } from './path';
+import { timing } from './timing';
 import { apiPath, credentialsOf, isTimeout, startRun } from './transport';
 
-/**
- * How long a dropdown waits for its list: someone in the editor watching it load gives up well before a minute, and
- * without a limit a Cloud4Wi that does not answer kept it loading through 5 tries of 30 s and their pauses.
- */
-export const DROPDOWN_BUDGET_MS = 60_000;
 /** Most records a dropdown loads: more options than anyone scrolls through (10 requests of 1,000 hotspots). */
 export const MAX_DROPDOWN_RECORDS = 10_000;
 
@@ -35,7 +31,7 @@ async function organizationOf(ctx: ILoadOptionsFunctions): Promise<PathId | unde
 }
 
 async function listOf(ctx: ILoadOptionsFunctions, kind: 'locations' | 'segments' | 'hotspots'): Promise<IDataObject[]> {
-	void startRun(ctx, { deadline: Date.now() + DROPDOWN_BUDGET_MS }); // before the credential is first read, which starts a run
+	void startRun(ctx, { deadline: Date.now() + timing.dropdownMs }); // before the credential is first read, which starts a run
 	const org = await organizationOf(ctx);
 	if (!org) return [];
 	const requests = {
@@ -52,7 +48,7 @@ async function listOf(ctx: ILoadOptionsFunctions, kind: 'locations' | 'segments'
 	} catch (error) {
 		const failure = error as NodeApiError; // from the transport or the paging: already an n8n error
 		if (!isTimeout(failure)) throw failure;
-		const message = `The ${noun} list did not load within ${DROPDOWN_BUDGET_MS / 1000} s: type the ${noun} ID instead`;
+		const message = `The ${noun} list did not load within ${timing.dropdownMs / 1000} s: type the ${noun} ID instead`;
 		throw new NodeApiError(
 			ctx.getNode(),
 			{ message },

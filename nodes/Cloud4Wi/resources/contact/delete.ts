@@ -11,12 +11,13 @@ export const description = updateDisplayOptions({ show: { resource: ['contact'],
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');
-	const { body } = await cloud4WiApiRequest.call(this, {
+	const { body, alreadyDeleted } = await cloud4WiApiRequest.call(this, {
 		method: 'DELETE',
 		path: apiPath`/v1/customers/${contactId}`,
 		itemIndex: input.itemIndex,
 		notFound: `contact "${contactId}"`,
 		scopes: 'organization_write, customer_write',
 	});
-	return [{ contactId, deleted: true, status: body.status ?? null }];
+	// A delete whose answer was lost is tried again; its retry then finds the record gone.
+	return [{ contactId, deleted: true, status: body.status ?? null, ...(alreadyDeleted ? { alreadyDeleted } : {}) }];
 }

@@ -11,12 +11,13 @@ export const description = updateDisplayOptions({ show: { resource: ['hotspot'],
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const hotspotId = input.id('hotspotId', 'Hotspot');
-	const { body } = await cloud4WiApiRequest.call(this, {
+	const { body, alreadyDeleted } = await cloud4WiApiRequest.call(this, {
 		method: 'DELETE',
 		path: apiPath`/v3/hotspots/${hotspotId}`,
 		itemIndex: input.itemIndex,
 		notFound: `hotspot "${hotspotId}"`,
 		scopes: 'hotspots_write, organization_write',
 	});
-	return [{ hotspotId, deleted: true, status: body.status ?? null }];
+	// A delete whose answer was lost is tried again; its retry then finds the record gone.
+	return [{ hotspotId, deleted: true, status: body.status ?? null, ...(alreadyDeleted ? { alreadyDeleted } : {}) }];
 }

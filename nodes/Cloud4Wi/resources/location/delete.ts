@@ -13,12 +13,13 @@ export const description = updateDisplayOptions({ show: { resource: ['location']
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const locationId = input.id('locationId', 'Location');
-	const { body } = await cloud4WiApiRequest.call(this, {
+	const { body, alreadyDeleted } = await cloud4WiApiRequest.call(this, {
 		method: 'DELETE',
 		path: apiPath`/v1/organizations/${organizationId}/locations/${locationId}`,
 		itemIndex: input.itemIndex,
 		notFound: `location "${locationId}" in organization "${organizationId}"`,
 		scopes: 'organization_write',
 	});
-	return [{ locationId, deleted: true, status: body.status ?? null }];
+	// A delete whose answer was lost is tried again; its retry then finds the record gone.
+	return [{ locationId, deleted: true, status: body.status ?? null, ...(alreadyDeleted ? { alreadyDeleted } : {}) }];
 }

@@ -1,0 +1,121 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { RATE_LIMIT_RETRIES, timing } from './timing';
+
+/** Words for the network failures a wrong base URL or a cut connection causes (the node and the credential). */
+export const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset before the answer was complete',
+	EPIPE: 'connection broken',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	ETIMEDOUT: 'timed out',
+	ECONNABORTED: 'timed out',
+	ERR_BAD_RESPONSE: 'the answer was cut short',
+	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
+
+/** What went wrong with one request, as the user is told. */
+export type Problem =
+	/** Cloud4Wi answered with an error status; `said` is its message, secrets masked. */
+	| { kind: 'status'; status: number; said?: string }
+	| { kind: 'redirect'; status: number; to: string }
+	/** `during`: the run whose time ran out (a poll, a list), else the request's own Timeout ran out. */
+	| { kind: 'timeout'; seconds: number; during?: 'poll' | 'list' }
+	| { kind: 'noAnswer'; reason: string }
+	| { kind: 'tooLarge' }
+	| { kind: 'notJson'; status: number; what: string }
+	| { kind: 'cancelled' }
+	| { kind: 'login'; said: string };
+
+/** What the request was, for the hint: which record a 404 means, the scopes a 403 lacks, whether it was tried again. */
+export interface Asked {
+	method: string;
+	notFound?: string;
+	scopes?: string;
+	itemIndex?: number;
+	/** Tries made (a create is never sent twice). */
+	tries: number;
+}
+
+const MOST_ANSWER_MB = 64;
+
+const STATUS_HINTS: Record<number, (asked: Asked) => string> = {
+	400: () => 'Cloud4Wi refused a parameter of this request. Check the fields of this operation.',
+	401: () => 'Cloud4Wi refused the credential. Check the client key and secret.',
+	403: (asked) =>
+		`Cloud4Wi refused access even with a fresh token: the API key lacks the role or scopes for this operation${
+			asked.scopes ? ` (needs ${asked.scopes})` : ''
+		}. Check the key under Manage > Developers > APIs.`,
+	404: (asked) => `Cloud4Wi has no ${asked.notFound ?? 'such resource'}. Check the ID.`,
+	409: () => 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
+	410: () => 'Cloud4Wi has revoked or removed this endpoint.',
+	429: () =>
+		`Cloud4Wi kept refusing for its rate limit. A request is tried again ${RATE_LIMIT_RETRIES} times at most, waiting as Cloud4Wi's Retry-After asks, up to ${timing.retryWaitMostMs / 1000} s in all. Try again later, or lower Max Concurrent Requests.`,
+};
+
+/** After no usable answer: what the user can do, which depends on whether the request was tried again. */
+function retryHint(asked: Asked, tryAgain: string): string {
+	if (asked.method === 'POST')
+		return 'The write may or may not have been applied: check in Cloud4Wi before running it again.';
+	return `Tried ${asked.tries} time${asked.tries > 1 ? 's' : ''}. ${tryAgain}`;
+}
+
+const MESSAGES: { [K in Problem['kind']]: (p: Extract<Problem, { kind: K }>, asked: Asked) => [string, string?] } = {
+	status: (p, asked) => [
+		p.said ?? `Cloud4Wi answered HTTP ${p.status}`,
+		STATUS_HINTS[p.status]?.(asked) ??
+			(p.status >= 500 ? 'Cloud4Wi had an internal error. Try again later.' : undefined),
+	],
+	redirect: (p) => [
+		`Cloud4Wi answered with a redirect (HTTP ${p.status}) to ${p.to}, which was not followed`,
+		"The token is sent only to the credential's Base URL. Check it: it should be the address of the Cloud4Wi API itself.",
+	],
+	timeout: (p, asked) => [
+		p.during
+			? `Cloud4Wi did not answer before the time for this ${p.during} ran out`
+			: `Cloud4Wi did not answer within ${p.seconds} s`,
+		retryHint(asked, 'Cloud4Wi may be down or slow: try again later, or raise the Timeout option.'),
+	],
+	noAnswer: (p, asked) => [
+		`No complete answer from Cloud4Wi (${p.reason})`,
+		retryHint(asked, 'Check the base URL of the credential, or try again later.'),
+	],
+	tooLarge: (_, asked) => [
+		`Cloud4Wi's answer was larger than ${MOST_ANSWER_MB} MB and was not read to the end`,
+		asked.method === 'GET'
+			? 'Cloud4Wi pages its lists in far smaller answers: check the base URL of the credential, or narrow the request.'
+			: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',
+	],
+	notJson: (p) => [
+		`Cloud4Wi answered HTTP ${p.status} with ${p.what}`,
+		'Usually a proxy or gateway between n8n and Cloud4Wi, or a base URL that points at a website instead of the API. Nothing from this answer was used.',
+	],
+	cancelled: () => ['The execution was cancelled'],
+	login: (p) => [p.said],
+};
+
+/** Errors that mean "no answer in time", so a poll or a dropdown can hand over what it read before. */
+const timeouts = new WeakSet<Error>();
+export function isTimeout(error: unknown): boolean {
+	return error instanceof Error && timeouts.has(error);
+}
+
+/** The one place a failed request becomes an n8n error: the message, the service's status, a hint. */
+export function cloud4WiError(node: INode, problem: Problem, asked: Asked): NodeApiError {
+	const [message, description] = (MESSAGES[problem.kind] as (p: Problem, a: Asked) => [string, string?])(
+		problem,
+		asked,
+	);
+	const httpCode = 'status' in problem ? String(problem.status) : undefined;
+	const error = new NodeApiError(node, { message, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
+		message,
+		description,
+		httpCode,
+		itemIndex: asked.itemIndex,
+	});
+	if (problem.kind === 'timeout') timeouts.add(error);
+	return error;
+}
