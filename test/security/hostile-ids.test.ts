@@ -1,172 +1,185 @@
 /**
- * No id can choose the endpoint: a catalogue of hostile ids through every operation and field that puts an id in a
- * URL path (typed, mapped from the item, as a resource locator), the credential's default organization, the
- * trigger and the dropdowns. Each fails its item with an error naming the field, and the sandbox sees nothing.
+ * No id can choose the endpoint, whichever way it reaches the node: through every field that puts an id in a URL path
+ * (or sends it as an id in a query or body), typed, mapped from the item, as a resource locator, as a list or an
+ * object, as a number; through the credential's default organization, the trigger and the dropdowns. Each hostile id
+ * fails its item with an error naming the field, and the sandbox sees nothing; fine ids still arrive, encoded.
+ *
+ * Two hostile ids per way, a dot segment and a control character: the whole catalogue runs against the check itself
+ * in test/unit/path-ids.test.ts. The id fields are read from the node's description, so a new one that skips the
+ * check fails the first test below.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
-import { credentialFor, node, runAction, startCloud4Wi, TRIGGER_TYPE, LOCATION_REQUIRED } from '../harness/cloud4wi';
-import { buildWorkflow, lastThrownError, loadOptionsOf, pollOnce } from '../harness/engine';
-import type { CredentialStore } from '../harness/engine';
+import {
+	ACTION_TYPE,
+	credentialFor,
+	LOCATION_REQUIRED,
+	node,
+	runAction,
+	startCloud4Wi,
+	TRIGGER_TYPE,
+} from '../harness/cloud4wi';
+import { buildWorkflow, lastThrownError, loadOptionsOf, nodeTypes, pollOnce } from '../harness/engine';
 
-/**
- * Dot segments, separators, escapes that decode to them (at any depth), controls, nothing at all; then escapes that do
- * not decode (which a lenient proxy reads anyhow), look-alikes a server normalises onto route characters, and ";".
- */
-const HOSTILE = [
-	'.',
-	'..',
-	' .. ',
-	'%2e',
-	'%2e%2e',
-	'.%2E',
-	'%2E%2e',
-	'%252e%252e',
-	'a/b',
-	'../x',
-	'..\\x',
-	'a\\b',
-	'a?b',
-	'a?x=1',
-	'a#b',
-	'a%2Fb',
-	'a%2fb',
-	'a%252Fb',
-	'a%25252Fb',
-	'a%5Cb',
-	'a%3Fb',
-	'a%23b',
-	'a\nb',
-	'a\r\nb',
-	'a\tb',
-	'a\u0000b',
-	'a%00b',
-	'a%0ab',
-	'a\u007fb',
-	'a\u0085b',
-	'a\u2028b',
-	'',
-	'   ',
-	// A "%" that starts no escape, at any layer: the rest was never checked before.
-	'a%2Fb%',
-	'..%2F..%2Fsts%2Flogout%c0',
-	'..%2F..%2Fv1%2Fsts%2Flogout%',
-	'%2e%2e%',
-	'x%252F%zz',
-	'100%',
-	'%zz',
-	'a%25zz',
-	'%%32%65%%32%65',
-	// Escapes that are not UTF-8: overlong "/" and "..", an encoded lone surrogate; and a lone surrogate as typed.
-	'a%c0%afb',
-	'%c0%ae%c0%ae',
-	'a%ed%a0%80b',
-	'a\ud800b',
-	// Look-alikes that NFKC maps onto "/", ".", "?", "#", "\\", or that it leaves alone but look the same.
-	'a\uff0fb',
-	'\uff0e\uff0e',
-	'a\uff1fb',
-	'a\uff03b',
-	'a\uff3cb',
-	'a\ufe68b',
-	'\u2024\u2024',
-	'\ufe52\ufe52',
-	'\u2025',
-	'a%EF%BC%8Fb',
-	'a\uff052Fb',
-	'a\u2215b',
-	'a\u2044b',
-	'a\u29f8b',
-	'a\u2216b',
-	'a\u3002b',
-	// Matrix parameters, as typed, escaped and as a look-alike.
-	'a;v=1',
-	'a%3Bv=1',
-	'a%253Bb',
-	'a\uff1bv=1',
-	// Commas: a server that takes several ids in one segment (a,b) would act on two records.
-	'a,b',
-	'a,',
-	',a',
-	'a%2Cb',
-	'a%2cb',
-	'a%252Cb',
-	'a\uff0cb',
-	'a%EF%BC%8Cb',
-];
-/** Values mapped from the item that are not one id: String() made "c-1,c-2" or "[object Object]" of them. */
-const NOT_ONE_ID: unknown[] = [['c-1', 'c-2'], ['c-1'], [], [['c-1']], { cid: 'c-1' }, {}, [{ cid: 'c-1' }]];
-const kindOf = (value: unknown) => (Array.isArray(value) ? 'a list' : 'an object');
-/** Ids Cloud4Wi or a user may really have: each still reaches its own path, in every field. */
-const LEGIT = [
-	'c-12',
-	'5f3c9a0e1b2d4c6e8f0a1b2c',
-	'5f3c9a0e-1b2d-4c6e-8f0a-1b2c3d4e5f60',
-	'a_b',
-	'a:b',
-	'user@example.com',
-	'a.b',
-	'...',
-	'café',
-	'東京',
-];
+/** A dot segment and a control character: two classes of the catalogue that no other check would catch. */
+const HOSTILE = ['..', 'a\nb'];
+/** A third class (an escaped "/") for the sweep over every field of the description. */
+const ROUTE = 'a%2Fb';
+/** Ids a user may really have: a uuid as Cloud4Wi makes them, and one that must be encoded on its way. */
+const LEGIT = ['5f3c9a0e-1b2d-4c6e-8f0a-1b2c3d4e5f60', 'café'];
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+const rl = (value: unknown) => ({ __rl: true as const, mode: 'id', value: value as string });
+const MAPPED = '={{ $json.id }}';
 const hotspotCreate = { name: 'Lobby AP', routerType: 'meraki', latitude: 45.4642, longitude: 9.19 };
-const locationCreate = LOCATION_REQUIRED;
-const optIns = { optIns: { optIn: [{ policy: 'privacy', accepted: true }] } };
 
-/** Every operation that puts an id in a path, with each such field, its label, whether it is a locator, and other fields. */
-const FIELDS: Array<[string, string, string, string, boolean, INodeParameters]> = [
-	...[
-		'get',
-		'delete',
-		'createAccessCode',
-		'getWifiConnections',
-		'getActivities',
-		'getDevices',
-		'getLocationEvents',
-	].map(
-		(op) =>
-			['contact', op, 'contactId', 'Contact ID', false, {}] as [
-				string,
-				string,
-				string,
-				string,
-				boolean,
-				INodeParameters,
-			],
-	),
-	['contact', 'updateOptIns', 'contactId', 'Contact ID', false, optIns],
-	['contact', 'getAll', 'organizationId', 'Organization ID', false, {}],
-	['event', 'getAll', 'organizationId', 'Organization ID', false, {}],
-	['event', 'getAllForContact', 'organizationId', 'Organization ID', false, { contactId: 'c-1' }],
-	['event', 'getAllForContact', 'contactId', 'Contact ID', false, {}],
-	['wifiConnection', 'getAll', 'organizationId', 'Organization ID', false, {}],
-	['segment', 'getAll', 'organizationId', 'Organization ID', false, {}],
-	['hotspot', 'get', 'hotspotId', 'Hotspot', true, {}],
-	['hotspot', 'delete', 'hotspotId', 'Hotspot', true, {}],
-	['hotspot', 'update', 'hotspotId', 'Hotspot', true, { updateFields: { name: 'x' } }],
-	['hotspot', 'getByIdentifier', 'hotspotIdentifier', 'Hotspot Identifier', false, {}],
-	['hotspot', 'getAll', 'organizationId', 'Organization ID', false, {}],
-	['hotspot', 'create', 'locationId', 'Location', true, hotspotCreate],
-	['location', 'get', 'locationId', 'Location', true, {}],
-	['location', 'delete', 'locationId', 'Location', true, {}],
-	['location', 'delete', 'organizationId', 'Organization ID', false, { locationId: rl('l-1') }],
-	['location', 'update', 'locationId', 'Location', true, { updateFields: { name: 'x' } }],
+/** How the field takes an id: as text, as a resource locator (From List / ID), or as a list of ids. */
+type Kind = 'text' | 'locator' | 'list';
+/** Resource, operation, the field (dotted when inside a collection), its label in messages, its kind, other fields. */
+type Row = [string, string, string, string, Kind, INodeParameters];
+
+const contactOps = [
+	'get',
+	'delete',
+	'createAccessCode',
+	'getWifiConnections',
+	'getActivities',
+	'getDevices',
+	'getLocationEvents',
+];
+/** Every field whose value is checked as an id, with what else its operation needs to get that far. */
+const FIELDS: Row[] = [
+	...contactOps.map((op): Row => ['contact', op, 'contactId', 'Contact ID', 'text', {}]),
+	[
+		'contact',
+		'updateOptIns',
+		'contactId',
+		'Contact ID',
+		'text',
+		{ optIns: { optIn: [{ policy: 'privacy', accepted: true }] } },
+	],
+	['contact', 'getAll', 'organizationId', 'Organization ID', 'text', { limit: 1 }],
+	['contact', 'getAll', 'filters.segmentCids', 'Filters > Segment', 'list', { limit: 1 }],
+	['contact', 'getAll', 'filters.locationCids', 'Filters > Location', 'list', { limit: 1 }],
+	['event', 'getAll', 'organizationId', 'Organization ID', 'text', { limit: 1 }],
+	['event', 'getAllForContact', 'organizationId', 'Organization ID', 'text', { contactId: 'c-1', limit: 1 }],
+	['event', 'getAllForContact', 'contactId', 'Contact ID', 'text', { limit: 1 }],
+	['wifiConnection', 'getAll', 'organizationId', 'Organization ID', 'text', { limit: 1 }],
+	['wifiConnection', 'getAll', 'filters.locationId', 'Filters > Location', 'text', { limit: 1 }],
+	['wifiConnection', 'getAll', 'filters.hotspotId', 'Filters > Hotspot', 'text', { limit: 1 }],
+	['segment', 'getAll', 'organizationId', 'Organization ID', 'text', { limit: 1 }],
+	['hotspot', 'get', 'hotspotId', 'Hotspot', 'locator', {}],
+	['hotspot', 'delete', 'hotspotId', 'Hotspot', 'locator', {}],
+	['hotspot', 'update', 'hotspotId', 'Hotspot', 'locator', { updateFields: { name: 'x' } }],
+	['hotspot', 'update', 'locationId', 'Location', 'locator', { hotspotId: rl('h-1'), updateFields: { name: 'x' } }],
+	[
+		'hotspot',
+		'update',
+		'organizationId',
+		'Organization ID',
+		'text',
+		{ hotspotId: rl('h-1'), locationId: rl('l-1'), updateFields: { name: 'x' } },
+	],
+	['hotspot', 'getByIdentifier', 'hotspotIdentifier', 'Hotspot Identifier', 'text', {}],
+	['hotspot', 'getAll', 'organizationId', 'Organization ID', 'text', { limit: 1 }],
+	['hotspot', 'getAll', 'filters.venueId', 'Filters > Location', 'text', { limit: 1 }],
+	['hotspot', 'create', 'locationId', 'Location', 'locator', hotspotCreate],
+	['hotspot', 'create', 'organizationId', 'Organization ID', 'text', { ...hotspotCreate, locationId: rl('l-1') }],
+	['location', 'get', 'locationId', 'Location', 'locator', {}],
+	['location', 'delete', 'locationId', 'Location', 'locator', {}],
+	['location', 'delete', 'organizationId', 'Organization ID', 'text', { locationId: rl('l-1') }],
+	['location', 'update', 'locationId', 'Location', 'locator', { updateFields: { name: 'x' } }],
 	[
 		'location',
 		'update',
 		'organizationId',
 		'Organization ID',
-		false,
+		'text',
 		{ locationId: rl('l-1'), updateFields: { name: 'x' } },
 	],
-	['location', 'getAll', 'organizationId', 'Organization ID', false, {}],
-	['location', 'create', 'organizationId', 'Organization ID', false, locationCreate],
+	['location', 'getAll', 'organizationId', 'Organization ID', 'text', {}],
+	['location', 'create', 'organizationId', 'Organization ID', 'text', LOCATION_REQUIRED],
 ];
+
+/**
+ * Fields named like ids that are not ids of a Cloud4Wi record: each is sent as text in a JSON body or a query string,
+ * never in a path (their text checks are in non-text-values.test.ts).
+ */
+const PLAIN_TEXT = [
+	'contact getAll, filters.extId',
+	'hotspot create, additionalFields.hotspotIdentifier',
+	'hotspot getAll, filters.hotspotIdentifier',
+	'location create, additionalFields.externalId',
+	'location create, additionalFields.organizationPlanId',
+	'location create, locationProfileId',
+	'location create, loginProfileId',
+	'location create, welcomePortalId',
+	'location update, updateFields.externalId',
+];
+
+/** The trigger's id fields, with their labels. */
+const TRIGGER_FIELDS: Array<[string, string, (value: string) => INodeParameters]> = [
+	['organizationId', 'Organization ID', (value) => ({ organizationId: value, events: ['signup'] })],
+	[
+		'options.locationIds',
+		'Options > Location Names or IDs',
+		(value) => ({ events: ['signup'], options: { locationIds: [value] } }),
+	],
+];
+
+const keyOf = (resource: string, operation: string, field: string) => `${resource} ${operation}, ${field}`;
+
+/** A field, as the node's description has it: where it shows, its dotted name, and how it reads in a message. */
+interface DescribedField {
+	key: string;
+	resource: string;
+	operation: string;
+	field: string;
+	label: string;
+	kind: Kind;
+}
+
+/**
+ * Every field of a node's description that holds an id: a resource locator, a dropdown of Cloud4Wi records, or a
+ * name ending in Id, Ids, Cids or Identifier.
+ */
+function idFieldsOf(properties: INodeProperties[], show: IDataObject = {}, parent?: INodeProperties): DescribedField[] {
+	const found: DescribedField[] = [];
+	for (const p of properties) {
+		const where = { ...show, ...(p.displayOptions?.show ?? {}) } as IDataObject;
+		const isId =
+			p.type === 'resourceLocator' ||
+			p.typeOptions?.loadOptionsMethod !== undefined ||
+			/(?:Id|Ids|Cids|Identifier)$/.test(p.name);
+		if (isId) {
+			const field = parent ? `${parent.name}.${p.name}` : p.name;
+			const name = p.displayName.replace(/ Names? or IDs?$/, '');
+			const label = parent ? `${parent.displayName} > ${name}` : name;
+			const kind: Kind = p.type === 'resourceLocator' ? 'locator' : p.type === 'multiOptions' ? 'list' : 'text';
+			for (const resource of (where.resource as string[] | undefined) ?? [''])
+				for (const operation of (where.operation as string[] | undefined) ?? [''])
+					found.push({ key: keyOf(resource, operation, field), resource, operation, field, label, kind });
+		}
+		for (const option of (p.options ?? []) as INodeProperties[]) {
+			if ('type' in option) found.push(...idFieldsOf([option], where, p));
+		}
+	}
+	return found;
+}
+const description = (type: string) => (nodeTypes.getByNameAndVersion(type) as INodeType).description;
+
+/** The node's parameters with `value` in the row's field (inside its collection when dotted). */
+function paramsFor(row: Row, value: unknown): INodeParameters {
+	const [resource, operation, field, , , rest] = row;
+	const [group, name] = field.includes('.') ? field.split('.') : [undefined, field];
+	if (!group) return { resource, operation, ...rest, [name]: value as string };
+	return { resource, operation, ...rest, [group]: { ...((rest[group] as IDataObject) ?? {}), [name]: value } };
+}
+/** A value as the user types it into the field. */
+const typed = (kind: Kind, value: string) => (kind === 'locator' ? rl(value) : kind === 'list' ? [value] : value);
+/** The field set to map `$json.id` from the item. */
+const mapped = (kind: Kind) => (kind === 'locator' ? rl(MAPPED) : MAPPED);
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -176,134 +189,162 @@ afterAll(async () => {
 	await ctx.sb.close();
 });
 beforeEach(() => ctx.sb.clearRequests());
-const apiPaths = () => ctx.sb.requests.map((r) => r.path).filter((p) => !p.startsWith('/v1/sts/login'));
 
-/** The item failed with a NodeOperationError naming `label`, and nothing at all reached the service. */
-function refused(error: unknown, label: string): void {
-	expect(error).toBeInstanceOf(NodeOperationError);
-	expect((error as Error).message.startsWith(`${label}: `)).toBe(true);
-	expect(ctx.sb.requests).toEqual([]);
+/** Why the last run did not refuse its item naming `label` with nothing sent; undefined when it did. */
+function notRefused(label: string): string | undefined {
+	const sent = ctx.sb.requests.map((r) => `${r.method} ${r.path}`);
+	if (sent.length) return `sent ${sent.join(', ')}`;
+	const error = lastThrownError();
+	if (!(error instanceof NodeOperationError)) return `failed with ${String(error)}, not an input error`;
+	if (!error.message.startsWith(`${label}: `)) return `the message does not name ${label}: ${error.message}`;
+	return undefined;
+}
+function refused(label: string): void {
+	expect(notRefused(label)).toBeUndefined();
+}
+/** Some request carried `value` as a path segment (encoded), a query value or a body value. */
+function arrived(value: string): boolean {
+	return ctx.sb.requests.some(
+		(r) =>
+			r.path.split('/').includes(encodeURIComponent(value)) ||
+			Object.values(r.query).includes(value) ||
+			Object.values((r.body as IDataObject | undefined) ?? {}).includes(value),
+	);
 }
 
-describe.each(FIELDS)('%s %s, %s', (resource, operation, field, label, locator, rest) => {
-	const params = (value: unknown): INodeParameters => ({ resource, operation, ...rest, [field]: value as string });
+test('every id field of the node, the trigger and the dropdowns is checked: an escaped "/" in any of them is refused', async () => {
+	const actionFields = idFieldsOf(description(ACTION_TYPE).properties);
+	const tableKeys = new Set(FIELDS.map(([r, o, f]) => keyOf(r, o, f)));
+	const problems: string[] = [];
+	for (const described of actionFields) {
+		if (PLAIN_TEXT.includes(described.key)) continue;
+		const row =
+			FIELDS.find(([r, o, f]) => keyOf(r, o, f) === described.key) ??
+			([described.resource, described.operation, described.field, described.label, described.kind, {}] as Row);
+		if (!tableKeys.has(described.key)) problems.push(`${described.key}: not in the table of id fields`);
+		ctx.sb.clearRequests();
+		const why = await runAction(ctx, paramsFor(row, typed(row[4], ROUTE))).then(
+			() => notRefused(row[3]),
+			(error: unknown) => `the run did not start: ${String(error)}`,
+		);
+		if (why) problems.push(`${described.key}: ${why}`);
+	}
+	const described = new Set(actionFields.map((f) => f.key));
+	for (const key of tableKeys) if (!described.has(key)) problems.push(`${key}: in the table, not in the description`);
 
-	// An empty organization means the credential's default (tested below); every other field must be given.
-	const values = field === 'organizationId' ? HOSTILE.filter((v) => v.trim()) : HOSTILE;
+	const triggerFields = idFieldsOf(description(TRIGGER_TYPE).properties).map((f) => f.field);
+	for (const field of triggerFields)
+		if (!TRIGGER_FIELDS.some(([known]) => known === field))
+			problems.push(`trigger, ${field}: not in the table of id fields`);
+	for (const [field, label, parameters] of TRIGGER_FIELDS) {
+		ctx.sb.clearRequests();
+		const workflow = buildWorkflow({
+			nodes: [node('Trigger', TRIGGER_TYPE, parameters(ROUTE)), node('Done', 'test.noOp', {})],
+			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		});
+		const error = await pollOnce(workflow, ctx.store, 'Trigger', 'manual').then(
+			() => undefined,
+			(e: unknown) => e,
+		);
+		if (!(error instanceof NodeOperationError) || !error.message.startsWith(`${label}: `) || ctx.sb.requests.length)
+			problems.push(`trigger, ${field}: not refused (${String(error)})`);
+	}
 
-	test.each(values)('typed %j: refused, nothing sent', async (value) => {
-		if (value === '') {
-			// n8n itself refuses to start a workflow with an empty required field.
-			await expect(runAction(ctx, params(value))).rejects.toThrow(/is required/);
-			expect(ctx.sb.requests).toEqual([]);
-			return;
+	for (const type of [ACTION_TYPE, TRIGGER_TYPE]) {
+		const methods = (nodeTypes.getByNameAndVersion(type) as INodeType).methods ?? {};
+		for (const method of [...Object.keys(methods.loadOptions ?? {}), ...Object.keys(methods.listSearch ?? {})]) {
+			ctx.sb.clearRequests();
+			const withOrg = node('N', type, { resource: 'hotspot', operation: 'getAll', organizationId: ROUTE });
+			const error = await loadOptionsOf(ctx.store, withOrg, method).then(
+				() => undefined,
+				(e: unknown) => e,
+			);
+			if (
+				!(error instanceof NodeOperationError) ||
+				!error.message.startsWith('Organization ID: ') ||
+				ctx.sb.requests.length
+			)
+				problems.push(`${type} dropdown ${method}: not refused (${String(error)})`);
 		}
-		const result = await runAction(ctx, params(value));
+	}
+	expect(problems).toEqual([]);
+});
+
+describe.each(FIELDS)('%s %s, %s', (resource, operation, field, label, kind, rest) => {
+	const row: Row = [resource, operation, field, label, kind, rest];
+
+	test.each(HOSTILE)('typed %j: refused, nothing sent', async (value) => {
+		const result = await runAction(ctx, paramsFor(row, typed(kind, value)));
 		expect(result.error).toBeDefined();
-		refused(lastThrownError(), label);
+		refused(label);
 	});
 
-	test.each(values)('mapped from the item %j: refused, nothing sent', async (value) => {
-		await runAction(ctx, params(locator ? rl(`={{ $json.id }}`) : '={{ $json.id }}'), [{ id: value }]);
-		refused(lastThrownError(), label);
+	test.each(HOSTILE)('mapped from the item %j: refused, nothing sent', async (value) => {
+		await runAction(ctx, paramsFor(row, mapped(kind)), [{ id: value }]);
+		refused(label);
 	});
 
-	test.each(NOT_ONE_ID)('mapped from the item as %j: refused, nothing sent', async (value) => {
-		await runAction(ctx, params(locator ? rl(`={{ $json.id }}`) : '={{ $json.id }}'), [{ id: value as IDataObject }]);
-		refused(lastThrownError(), label);
-		expect((lastThrownError() as Error).message).toBe(`${label}: must be text or a number, got ${kindOf(value)}`);
+	if (kind === 'locator') {
+		// Older workflows and AI tools give the id as a plain string where the locator is expected.
+		test.each(HOSTILE)('as a plain string where a locator is expected %j: refused, nothing sent', async (value) => {
+			await runAction(ctx, paramsFor(row, value));
+			refused(label);
+		});
+	}
+
+	// String() made "c-1,c-2" or "[object Object]" of these; in a list field, each entry must be one id.
+	const notOneId: unknown[] = kind === 'list' ? [['s-1', ['s-2']], { cid: 's-1' }] : [['c-1', 'c-2'], { cid: 'c-1' }];
+	test.each(notOneId)('mapped from the item as %j: refused, nothing sent', async (value) => {
+		await runAction(ctx, paramsFor(row, mapped(kind)), [{ id: value as IDataObject }]);
+		refused(label);
+		const kindOf = (v: unknown) => (Array.isArray(v) ? 'a list' : 'an object');
+		const entry = Array.isArray(value) ? value[value.length - 1] : value;
+		expect((lastThrownError() as Error).message).toBe(
+			kind === 'list'
+				? `${label}: has an entry that is ${kindOf(entry)}, not text or a number`
+				: `${label}: must be text or a number, got ${kindOf(value)}`,
+		);
 	});
 
 	test('mapped from the item as a number: sent as its digits', async () => {
-		const result = await runAction(ctx, params(locator ? rl(`={{ $json.id }}`) : '={{ $json.id }}'), [{ id: 12345 }]);
-		if (result.error) expect(result.error).not.toBeInstanceOf(NodeOperationError);
-		const sent = ctx.sb.requests.some(
-			(r) => r.path.includes('/12345') || (r.body as IDataObject | undefined)?.[field] === '12345',
-		);
-		expect(sent).toBe(true);
+		const result = await runAction(ctx, paramsFor(row, mapped(kind)), [{ id: 12345 }]);
+		if (result.error) expect(lastThrownError()).not.toBeInstanceOf(NodeOperationError);
+		expect(arrived('12345')).toBe(true);
 	});
 
-	test.each(LEGIT)('typed %j (a fine id): sent as it is, encoded in the path', async (value) => {
-		const result = await runAction(ctx, params(locator ? rl(value) : value));
-		if (result.error) expect(result.error).not.toBeInstanceOf(NodeOperationError);
-		// Hotspot Create sends its location in the body; every other field is a path segment.
-		const sent = ctx.sb.requests.some(
-			(r) => r.path.includes(`/${encodeURIComponent(value)}`) || (r.body as IDataObject | undefined)?.[field] === value,
-		);
-		expect(sent).toBe(true);
+	test.each(LEGIT)('typed %j (a fine id): sent as it is, encoded in a path', async (value) => {
+		const result = await runAction(ctx, paramsFor(row, typed(kind, value)));
+		if (result.error) expect(lastThrownError()).not.toBeInstanceOf(NodeOperationError);
+		expect(arrived(value)).toBe(true);
 	});
+});
 
-	if (locator) {
-		test.each(HOSTILE.slice(0, 8))('as a plain string where a locator is expected %j: refused', async (value) => {
-			await runAction(ctx, params(value));
-			refused(lastThrownError(), label);
-		});
-	}
+test('an empty Contact ID, typed or mapped: refused before any request', async () => {
+	// n8n itself refuses to start a workflow with an empty required field.
+	await expect(runAction(ctx, { resource: 'contact', operation: 'get', contactId: '' })).rejects.toThrow(/is required/);
+	expect(ctx.sb.requests).toEqual([]);
+	await runAction(ctx, { resource: 'contact', operation: 'get', contactId: MAPPED }, [{ id: '  ' }]);
+	refused('Contact ID');
+	expect((lastThrownError() as NodeOperationError).description).toBe(
+		'Enter the Contact ID or map it from an earlier node.',
+	);
 });
 
 test('Contact Delete with two contacts mapped into the Contact ID, or one inside an object: neither is deleted', async () => {
 	const [a, b] = [ctx.sb.data.contacts[0]!.cid, ctx.sb.data.contacts[1]!.cid];
 	for (const id of [[a, b], { cid: a }]) {
 		ctx.sb.clearRequests();
-		await runAction(ctx, { resource: 'contact', operation: 'delete', contactId: '={{ $json.id }}' }, [{ id }]);
-		refused(lastThrownError(), 'Contact ID');
+		await runAction(ctx, { resource: 'contact', operation: 'delete', contactId: MAPPED }, [{ id }]);
+		refused('Contact ID');
 	}
 	expect(ctx.sb.data.contacts[0]!.cid).toBe(a);
 	expect(ctx.sb.data.contacts[1]!.cid).toBe(b);
 });
 
-/** Ids that go into a query, one per field: the same checks as a path id, as the service may read them the same way. */
-const QUERY_IDS: Array<[string, string, string, string]> = [
-	['hotspot', 'getAll', 'venueId', 'Filters > Location'],
-	['wifiConnection', 'getAll', 'locationId', 'Filters > Location'],
-	['wifiConnection', 'getAll', 'hotspotId', 'Filters > Hotspot'],
-];
-describe.each(QUERY_IDS)('%s %s, filter %s', (resource, operation, field, label) => {
-	const params = (value: unknown): INodeParameters => ({
-		resource,
-		operation,
-		limit: 1,
-		filters: { [field]: value as string },
-	});
-	test.each([...NOT_ONE_ID.filter((v) => !Array.isArray(v) || v.length), 'a,b', 'a%2Cb', 'a\uff0cb'])(
-		'mapped from the item as %j: refused, nothing sent',
-		async (value) => {
-			await runAction(ctx, params('={{ $json.id }}'), [{ id: value as IDataObject }]);
-			refused(lastThrownError(), label);
-		},
-	);
-	test('a number is sent as its digits', async () => {
-		await runAction(ctx, params('={{ $json.id }}'), [{ id: 12345 }]);
-		expect(ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => r.query[field])).toEqual([
-			'12345',
-		]);
-	});
-});
-
-describe.each([
-	['segmentCids', 'Filters > Segment'],
-	['locationCids', 'Filters > Location'],
-])('contact getAll, filter %s (a list of ids)', (field, label) => {
-	test.each([[['s-1', ['s-2']]], [[{ cid: 's-1' }]], [{ cid: 's-1' }]])(
-		'mapped from the item as %j: refused, nothing sent',
-		async (value) => {
-			await runAction(
-				ctx,
-				{ resource: 'contact', operation: 'getAll', limit: 1, filters: { [field]: '={{ $json.id }}' } },
-				[{ id: value }],
-			);
-			refused(lastThrownError(), label);
-			expect((lastThrownError() as Error).message).toMatch(
-				/has an entry that is (a list|an object), not text or a number$/,
-			);
-		},
-	);
-});
-
 test('with Continue On Fail, each hostile id is an error item paired with its input, and a good one beside it runs', async () => {
 	const good = ctx.sb.data.contacts[0]!.cid;
 	const items: IDataObject[] = [{ id: '..' }, { id: good }, { id: 'a%2Fb' }, { id: 'x\ny' }];
-	const result = await runAction(ctx, { resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' }, items, {
+	const result = await runAction(ctx, { resource: 'contact', operation: 'get', contactId: MAPPED }, items, {
 		continueOnFail: true,
 	});
 	expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
@@ -311,16 +352,10 @@ test('with Continue On Fail, each hostile id is an error item paired with its in
 	expect(result.json[1].cid).toBe(good);
 	expect(result.json[2].error).toMatch(/^Contact ID: "a%2Fb" contains .*\(once %-decoded: "a\/b"\)/);
 	expect(result.json[3].error).toMatch(/^Contact ID: .* contains a control character/);
-	expect(apiPaths()).toEqual([`/v2/customers/${good}`]);
+	expect(ctx.sb.requests.map((r) => r.path).filter((p) => !p.startsWith('/v1/sts/login'))).toEqual([
+		`/v2/customers/${good}`,
+	]);
 });
-
-test.each(['c-12', 'A_B-C.D', 'a b', '...', 'café', 'Ünïcödé', '\ufb01le', '  trimmed  '])(
-	'a fine id %j is sent, encoded, to its own path',
-	async (value) => {
-		await runAction(ctx, { resource: 'contact', operation: 'get', contactId: value });
-		expect(apiPaths()).toEqual([`/v2/customers/${encodeURIComponent(value.trim())}`.replace(/%20/g, '%20')]);
-	},
-);
 
 test('an empty organization field uses the credential default organization', async () => {
 	for (const organizationId of ['', '   ']) {
@@ -333,45 +368,28 @@ test('an empty organization field uses the credential default organization', asy
 	}
 });
 
-describe("the credential's default organization", () => {
-	let store: CredentialStore;
-	test.each(HOSTILE.filter((v) => v.trim()))('%j, with the node field empty: refused, nothing sent', async (value) => {
-		store = credentialFor(ctx.sb, { organizationId: value });
+test.each(HOSTILE)(
+	"the credential's default organization %j, with the node field empty: refused, nothing sent",
+	async (value) => {
+		const store = credentialFor(ctx.sb, { organizationId: value });
 		await runAction({ sb: ctx.sb, store }, { resource: 'segment', operation: 'getAll', returnAll: true });
-		refused(lastThrownError(), 'Organization ID (the credential’s default)');
-	});
-});
+		refused('Organization ID (the credential’s default)');
+	},
+);
 
-describe('the trigger', () => {
-	const trigger = (parameters: INodeParameters) =>
-		buildWorkflow({
-			nodes: [node('Trigger', TRIGGER_TYPE, parameters), node('Done', 'test.noOp', {})],
+describe.each(TRIGGER_FIELDS)('the trigger, %s', (_, label, parameters) => {
+	test.each(HOSTILE)('%j: the poll fails naming the field, nothing sent', async (value) => {
+		const workflow = buildWorkflow({
+			nodes: [node('Trigger', TRIGGER_TYPE, parameters(value)), node('Done', 'test.noOp', {})],
 			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
 		});
-
-	test.each(HOSTILE.filter((v) => v.trim()))(
-		'organization %j: the poll fails naming the field, nothing sent',
-		async (value) => {
-			for (const mode of ['trigger', 'manual'] as const) {
-				await expect(
-					pollOnce(trigger({ organizationId: value, events: ['signup'] }), ctx.store, 'Trigger', mode),
-				).rejects.toThrow(/^Organization ID: /);
-				expect(ctx.sb.requests).toEqual([]);
-			}
-		},
-	);
-
-	test.each(HOSTILE.filter((v) => v.trim() && !v.includes(',')))(
-		'location %j: the poll fails naming the field, nothing sent',
-		async (value) => {
-			for (const mode of ['trigger', 'manual'] as const) {
-				await expect(
-					pollOnce(trigger({ events: ['signup'], options: { locationIds: [value] } }), ctx.store, 'Trigger', mode),
-				).rejects.toThrow(/^Options > Location Names or IDs: /);
-				expect(ctx.sb.requests).toEqual([]);
-			}
-		},
-	);
+		for (const mode of ['trigger', 'manual'] as const) {
+			const poll = pollOnce(workflow, ctx.store, 'Trigger', mode);
+			await expect(poll).rejects.toThrow(new RegExp(`^${label}: `));
+			await expect(poll).rejects.toBeInstanceOf(NodeOperationError);
+			expect(ctx.sb.requests).toEqual([]);
+		}
+	});
 });
 
 describe('the dropdowns', () => {
@@ -382,34 +400,16 @@ describe('the dropdowns', () => {
 		['listSearch', 'searchLocations'],
 		['listSearch', 'searchHotspots'],
 	];
-	test.each(methods)(
-		'%s %s with a hostile organization in the node or the credential: refused, nothing sent',
-		async (_, method) => {
-			for (const value of [
-				'..',
-				'a/b',
-				'%2e%2e',
-				'a\nb',
-				'a%252Fb',
-				'a%2Fb%',
-				'a%c0%afb',
-				'a\uff0fb',
-				'a\u2215b',
-				'a;v=1',
-				'a,b',
-				'a%2Cb',
-			]) {
-				const action = node('Cloud4Wi', 'n8n-nodes-cloud4wi.cloud4Wi', {
-					resource: 'hotspot',
-					operation: 'getAll',
-					organizationId: value,
-				});
-				await expect(loadOptionsOf(ctx.store, action, method)).rejects.toThrow(/^Organization ID: /);
-				const fromCredential = credentialFor(ctx.sb, { organizationId: value });
-				const empty = node('Cloud4Wi', 'n8n-nodes-cloud4wi.cloud4Wi', { resource: 'hotspot', operation: 'getAll' });
-				await expect(loadOptionsOf(fromCredential, empty, method)).rejects.toThrow(/^Organization ID \(the credential’s default\): /);
-				expect(ctx.sb.requests).toEqual([]);
-			}
-		},
-	);
+	describe.each(methods)('%s %s', (_, method) => {
+		test.each(HOSTILE)('organization %j in the node or the credential: refused, nothing sent', async (value) => {
+			const action = node('Cloud4Wi', ACTION_TYPE, { resource: 'hotspot', operation: 'getAll', organizationId: value });
+			await expect(loadOptionsOf(ctx.store, action, method)).rejects.toThrow(/^Organization ID: /);
+			const fromCredential = credentialFor(ctx.sb, { organizationId: value });
+			const empty = node('Cloud4Wi', ACTION_TYPE, { resource: 'hotspot', operation: 'getAll' });
+			await expect(loadOptionsOf(fromCredential, empty, method)).rejects.toThrow(
+				/^Organization ID \(the credential’s default\): /,
+			);
+			expect(ctx.sb.requests).toEqual([]);
+		});
+	});
 });

@@ -1,7 +1,9 @@
 /**
- * No entry can become two: a catalogue of list entries that hold a comma (as typed, %-encoded at any depth, behind a
- * stray "%", or as a look-alike that NFKC maps to ",") through every field whose entries are joined into one
- * comma-separated value. Each fails its item (or the poll) with an error naming the field, and the sandbox sees nothing.
+ * No entry can become two: through every field whose entries are joined into one comma-separated value, an entry that
+ * holds a comma (as typed, %-encoded, or as a look-alike that NFKC maps to ",") fails its item (or the poll) with an
+ * error naming the field, and the sandbox sees nothing; whether the entry comes in a typed list, in a list mapped from
+ * the item beside a good entry, or as a piece of comma-separated text. Two entries per way: the whole catalogue runs
+ * against the check itself in test/unit/list-entries.test.ts.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -10,25 +12,10 @@ import type { TestContext } from '../harness/cloud4wi';
 import { LOCATION_REQUIRED, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, pollOnce } from '../harness/engine';
 
-/** Entries that a comma-splitting service (or one that decodes or normalises first) would read as two. */
-const HOSTILE_ENTRIES = [
-	's1,s2',
-	'a,',
-	',a',
-	',',
-	'a%2Cb',
-	'a%2cb',
-	'a%252Cb',
-	'a%25252Cb',
-	'a%2Cb%',
-	'a%2Cb%zz',
-	'a%%32Cb',
-	'%2%63',
-	'a\uff0cb',
-	'a\ufe50b',
-	'a%EF%BC%8Cb',
-	'a%EF%B9%90b',
-];
+/** A comma as typed and one %-encoded: a comma-splitting service (or one that decodes first) reads either as two. */
+const HOSTILE_ENTRIES = ['s1,s2', 'a%2Cb'];
+/** In text, a literal comma only splits it: the hidden ones, %-encoded and a fullwidth look-alike. */
+const HIDDEN_COMMAS = ['a%2Cb', 'a\uff0cb'];
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
@@ -81,14 +68,10 @@ describe.each(FIELDS)('%s %s, %s > %s', (resource, operation, group, field, labe
 		refused(lastThrownError(), label);
 	});
 
-	// A literal comma in text only splits it; a hidden one (escaped, look-alike) is refused.
-	test.each(HOSTILE_ENTRIES.filter((e) => !e.includes(',')))(
-		'a piece of comma-separated text %j: refused, nothing sent',
-		async (entry) => {
-			await runAction(ctx, params('={{ $json.list }}'), [{ list: `signup,${entry}` }]);
-			refused(lastThrownError(), label);
-		},
-	);
+	test.each(HIDDEN_COMMAS)('a piece of comma-separated text %j: refused, nothing sent', async (entry) => {
+		await runAction(ctx, params('={{ $json.list }}'), [{ list: `signup,${entry}` }]);
+		refused(lastThrownError(), label);
+	});
 });
 
 test('with Continue On Fail, an item whose list entry holds a comma is an error item; the others run', async () => {

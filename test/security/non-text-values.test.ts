@@ -1,7 +1,8 @@
 /**
  * A list or an object mapped into a text, number or list field was turned into text by String(): ["a", "b"] became
- * "a,b" and { a: 1 } "[object Object]", and either was sent. Through every such field of every operation, each fails
- * its item with an error naming the field, and the sandbox sees nothing.
+ * "a,b" and { a: 1 } "[object Object]", and either was sent. Through every such field of every operation, a list and
+ * an object each fail their item with an error naming the field, and the sandbox sees nothing. Every value of the
+ * catalogue runs through the field readers themselves in test/unit/non-text-values.test.ts.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -10,7 +11,8 @@ import type { TestContext } from '../harness/cloud4wi';
 import { LOCATION_REQUIRED, runAction, startCloud4Wi } from '../harness/cloud4wi';
 import { lastThrownError } from '../harness/engine';
 
-const NOT_TEXT: unknown[] = [['a', 'b'], ['IT'], [], { name: 'a' }, {}];
+/** A list and an object: String() made "a,b" and "[object Object]" of them. */
+const NOT_TEXT: unknown[] = [['a', 'b'], { name: 'a' }];
 const kindOf = (value: unknown) => (Array.isArray(value) ? 'a list' : 'an object');
 
 const MAPPED = '={{ $json.v }}';
@@ -284,13 +286,13 @@ describe.each(TEXT)('%s, %s', (_, label, __, params) => {
 });
 
 describe.each(NUMBERS)('%s, %s', (_, label, rule, params) => {
-	test.each([[['7']], [[7]], [{ value: 7 }]])('mapped %j: refused naming the field, nothing sent', async (value) => {
+	test.each([[['7']], [{ value: 7 }]])('mapped %j: refused naming the field, nothing sent', async (value) => {
 		await expectRefused(params(MAPPED), value, `${label}: ${rule}, got ${kindOf(value)}`);
 	});
 });
 
 describe.each(LISTS)('%s, %s', (_, label, __, params) => {
-	test.each([[['signup', ['visit']]], [[{ kind: 'signup' }]], [{ kind: 'signup' }]])(
+	test.each([[['signup', ['visit']]], [{ kind: 'signup' }]])(
 		'mapped %j: refused naming the field, nothing sent',
 		async (value) => {
 			const entry = Array.isArray(value) ? value[value.length - 1] : value;
