@@ -17,9 +17,7 @@ afterEach(async () => {
 });
 
 test('the Test button against a login that answers 503 (Retry-After: 10) after 28 s ends within a login time', async () => {
-	let logins = 0;
 	server = http.createServer((_req, res) => {
-		logins++;
 		setTimeout(() => {
 			res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '10' });
 			res.end(JSON.stringify({ message: 'busy' }));
