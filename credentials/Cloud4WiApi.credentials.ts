@@ -109,7 +109,7 @@ export class Cloud4WiApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:cloud4wi.svg', dark: 'file:cloud4wi.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-cloud4wi';
+	documentationUrl = 'https://github.com/cloud4wi/n8n-nodes-cloud4wi#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -3,8 +3,7 @@
  * execution of the workflow), over many polls with events injected between them. The invariant checked
  * everywhere: the multiset of emitted ids equals the set of matching injected ids.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import type { Workflow } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, Workflow } from 'n8n-workflow';
 
 import type { InjectedEvent } from './sandbox';
 import type { TestContext } from './harness/cloud4wi';

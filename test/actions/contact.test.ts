@@ -611,6 +611,7 @@ describe('contact operations', () => {
 				// The contact-level record: no organization fields, the access point as apName/apId.
 				const expected = [...before, ...added]
 					.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
+					// eslint-disable-next-line @typescript-eslint/no-unused-vars -- named only to leave them out of rest
 					.map(({ customerId: _c, organizationId: _o, hotspotName, hotspotIdentifier: _i, hotspotId, ...rest }) => ({
 						...rest,
 						apName: hotspotName,

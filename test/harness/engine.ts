@@ -366,8 +366,8 @@ export async function runWorkflow(
 }
 
 /** n8n-core's own tool invocation: what an AI Agent calls when it uses a node as a tool (not in n8n-core's index). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { makeHandleToolInvocation } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- outside n8n-core's index (see above)
 	require('n8n-core/dist/execution-engine/node-execution-context/utils/get-input-connection-data') as {
 		makeHandleToolInvocation: (
 			contextFactory: (runIndex: number) => SupplyDataContext,

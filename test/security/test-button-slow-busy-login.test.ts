@@ -2,7 +2,7 @@
  * The credential's login tries 3 times when Cloud4Wi answers 429/502-504, each try limited to 30 s and each pause to
  * 10 s, but nothing limits the tries together. In a node run or a poll the transport stops waiting after its own limit;
  * the Test button has only the credential's limits, so a service that answers each login with a 503 after 28 s holds
- * the Test button for ~104 s (README: "a login, also the credential's Test button, gets 30 s").
+ * the Test button for ~104 s (SECURITY.md: "A sign-in, also the credential's Test button, gets 30 seconds").
  */
 import http from 'node:http';
 
@@ -17,9 +17,7 @@ afterEach(async () => {
 });
 
 test('the Test button against a login that answers 503 (Retry-After: 10) after 28 s ends within a login time', async () => {
-	let logins = 0;
 	server = http.createServer((_req, res) => {
-		logins++;
 		setTimeout(() => {
 			res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '10' });
 			res.end(JSON.stringify({ message: 'busy' }));
