@@ -718,6 +718,52 @@ describe('load: latency and a limit on requests in flight', () => {
 		}
 	});
 
+	it('with slowRefusals, a 429 takes as long as an answer and the refused request holds a place meanwhile', async () => {
+		const { sb, token } = ctx;
+		sb.setLoad({ slowRefusals: true });
+		try {
+			const t0 = Date.now();
+			const timed = () =>
+				call(sb, 'GET', segmentsPath(), { token }).then((reply) => ({ status: reply.status, ms: Date.now() - t0 }));
+			const first = Promise.all(Array.from({ length: 6 }, timed));
+			// At 15 ms four are served and two refusals still held: every newcomer is refused, as the six are in flight.
+			await new Promise((resolve) => setTimeout(resolve, 15));
+			const second = await Promise.all(Array.from({ length: 2 }, timed));
+			const refused = (await first).filter((r) => r.status === 429);
+			expect(refused).toHaveLength(2);
+			for (const r of refused) expect(r.ms).toBeGreaterThanOrEqual(25);
+			expect(second.map((r) => r.status)).toEqual([429, 429]);
+		} finally {
+			sb.setLoad({ slowRefusals: false });
+		}
+	});
+
+	it('with cutAnswersPercent, that share of the requests is served, then cut before the answer', async () => {
+		const { sb, token } = ctx;
+		sb.setLoad({ maxInFlight: 0, latencyMs: 0, cutAnswersPercent: 50 });
+		sb.clearRequests();
+		try {
+			const cid = sb.data.contacts[1]!.cid;
+			const body = { policies: [{ policyKey: 'privacy', accepted: true }] };
+			const replies = await Promise.all(
+				Array.from({ length: 40 }, () =>
+					call(sb, 'PUT', `/v1/customers/${cid}/policies`, { token, body }).then(
+						(r) => r.status,
+						() => 'cut',
+					),
+				),
+			);
+			const cut = replies.filter((r) => r === 'cut').length;
+			expect(cut).toBeGreaterThan(5);
+			expect(cut).toBeLessThan(35);
+			// Every request was served: the cut ones too (their work is done), with status 200 in the log.
+			expect(sb.requests.filter((r) => r.cut)).toHaveLength(cut);
+			expect(sb.requests.every((r) => r.status === 200)).toBe(true);
+		} finally {
+			sb.setLoad({ maxInFlight: 4, latencyMs: 30, cutAnswersPercent: 0 });
+		}
+	});
+
 	it('changes at run time through setLoad and the admin door', async () => {
 		const { sb, token } = ctx;
 		expect(sb.setLoad({ maxInFlight: 0, latencyMs: 0 })).toEqual({
@@ -727,6 +773,8 @@ describe('load: latency and a limit on requests in flight', () => {
 			maxPerSecond: 0,
 			retryAfterS: 2,
 			refusalLatencyMs: 0,
+			slowRefusals: false,
+			cutAnswersPercent: 0,
 		});
 		const replies = await Promise.all(Array.from({ length: 8 }, () => call(sb, 'GET', segmentsPath(), { token })));
 		expect(replies.every((r) => r.status === 200)).toBe(true);
@@ -738,10 +786,14 @@ describe('load: latency and a limit on requests in flight', () => {
 			maxPerSecond: 0,
 			retryAfterS: 2,
 			refusalLatencyMs: 0,
+			slowRefusals: false,
+			cutAnswersPercent: 0,
 		});
 		expect(() => sb.setLoad({ maxInFlight: -1 })).toThrow('maxInFlight must be an integer >= 0');
 		expect(() => sb.setLoad({ latencyJitterMs: -5 })).toThrow('latencyJitterMs must be an integer >= 0');
 		expect(() => sb.setLoad({ maxPerSecond: 1.5 })).toThrow('maxPerSecond must be an integer >= 0');
+		expect(() => sb.setLoad({ slowRefusals: 'yes' as never })).toThrow('slowRefusals must be true or false');
+		expect(() => sb.setLoad({ cutAnswersPercent: 101 })).toThrow('cutAnswersPercent must be an integer from 0 to 100');
 		sb.setLoad({ maxInFlight: 4 });
 	});
 
@@ -806,7 +858,7 @@ describe('odd answers', () => {
 describe('request log', () => {
 	const ctx = useSandbox();
 
-	it('records method, path, query, body, authorization, status and time', async () => {
+	it('records method, path, query, body, authorization, status and the times of arrival and answer', async () => {
 		const { sb, token } = ctx;
 		sb.clearRequests();
 		await call(sb, 'GET', `/v3/hotspots/organizations/${sb.organizationId}`, {
@@ -823,9 +875,11 @@ describe('request log', () => {
 				authorization: `Bearer ${token}`,
 				status: 200,
 				at: expect.any(Number),
+				doneAt: expect.any(Number),
 			},
 			expect.objectContaining({ method: 'PUT', body: { policies: [] }, status: 409 }),
 		]);
+		expect(sb.requests[0].doneAt).toBeGreaterThanOrEqual(sb.requests[0].at);
 	});
 });
 

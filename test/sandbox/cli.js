@@ -18,6 +18,8 @@ const USAGE = `Usage: node test/sandbox/cli.js [options]
   --max-per-second <n>   above this many requests accepted in the last second, answer 429 at once (default 0: no limit)
   --retry-after <s>      Retry-After of those 429s, seconds (default ${DEFAULTS.retryAfterS})
   --refusal-latency-ms <n> those 429s leave after n ms (default 0: at once)
+  --slow-refusals true   those 429s take as long as an answer and are counted in flight meanwhile
+  --cut-answers-percent <n> cut the connection before the answer of n % of the requests served (default 0)
   --help                 this text`;
 
 // flag -> [option name, conversion from the command-line value]
@@ -34,6 +36,8 @@ const FLAGS = {
 	'--max-per-second': ['maxPerSecond', Number],
 	'--retry-after': ['retryAfterS', Number],
 	'--refusal-latency-ms': ['refusalLatencyMs', Number],
+	'--slow-refusals': ['slowRefusals', (value) => value === 'true'],
+	'--cut-answers-percent': ['cutAnswersPercent', Number],
 };
 
 function parseArgs(argv) {

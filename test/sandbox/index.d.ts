@@ -40,6 +40,10 @@ export interface SandboxOptions {
 	retryAfterS?: number;
 	/** Those 429s leave after this many ms (a gateway as slow to refuse as to answer), default 0: at once. */
 	refusalLatencyMs?: number;
+	/** Those 429s take as long as an answer (latencyMs), and the refused request counts as in flight meanwhile. */
+	slowRefusals?: boolean;
+	/** This share (0-100) of the requests served lose their connection before the answer (seeded), default 0. */
+	cutAnswersPercent?: number;
 	/** Demo credentials and organization; override only if a test needs other values. */
 	clientKey?: string;
 	clientSecret?: string;
@@ -54,6 +58,8 @@ export interface SandboxLoad {
 	maxPerSecond: number;
 	retryAfterS: number;
 	refusalLatencyMs: number;
+	slowRefusals: boolean;
+	cutAnswersPercent: number;
 }
 
 export interface SandboxCredentials {
@@ -87,6 +93,10 @@ export interface LoggedRequest {
 	status: number;
 	/** Sandbox time of arrival. */
 	at: number;
+	/** Served, then its connection was cut before the answer (cutAnswersPercent). */
+	cut?: true;
+	/** Sandbox time the answer (or refusal) went out; absent while in flight. */
+	doneAt?: number;
 }
 
 export interface Fault {
@@ -460,6 +470,8 @@ export declare const DEFAULTS: Readonly<{
 	maxPerSecond: number;
 	retryAfterS: number;
 	refusalLatencyMs: number;
+	slowRefusals: boolean;
+	cutAnswersPercent: number;
 }>;
 
 /** Starts a sandbox; resolves once it listens. */

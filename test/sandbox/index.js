@@ -36,6 +36,8 @@ const DEFAULTS = Object.freeze({
 	maxPerSecond: 0,
 	retryAfterS: 1,
 	refusalLatencyMs: 0,
+	slowRefusals: false,
+	cutAnswersPercent: 0,
 });
 
 const COUNT_OPTIONS = ['port', 'contacts', 'events', 'connections', 'hotspots', 'locations', 'segments'];
@@ -61,8 +63,18 @@ function resolveOptions(options) {
 	return config;
 }
 
-/** latencyMs, latencyJitterMs, maxInFlight and maxPerSecond (0 = none), retryAfterS and refusalLatencyMs: whole numbers >= 0. */
+/**
+ * latencyMs, latencyJitterMs, maxInFlight and maxPerSecond (0 = none), retryAfterS and refusalLatencyMs: whole numbers
+ * >= 0; cutAnswersPercent from 0 to 100; slowRefusals true or false.
+ */
 function checkLoad(load) {
+	if (load.slowRefusals !== undefined && typeof load.slowRefusals !== 'boolean') {
+		throw new Error('slowRefusals must be true or false');
+	}
+	const cut = load.cutAnswersPercent;
+	if (cut !== undefined && (!Number.isInteger(cut) || cut < 0 || cut > 100)) {
+		throw new Error('cutAnswersPercent must be an integer from 0 to 100');
+	}
 	for (const name of [
 		'latencyMs',
 		'latencyJitterMs',
@@ -103,8 +115,12 @@ async function createSandbox(options = {}) {
 		logins: 0,
 		expiredStatus: config.expiredStatus,
 		// Load: every API answer waits latencyMs, plus up to latencyJitterMs more at random; above maxInFlight requests
-		// being served, or maxPerSecond requests accepted in the last second, a 429 (at once, or after refusalLatencyMs).
+		// being served, or maxPerSecond requests accepted in the last second, a 429 (at once, or after refusalLatencyMs;
+		// with slowRefusals as long as an answer, held in flight meanwhile). cutAnswersPercent of the requests served
+		// (seeded) lose their connection before the answer: the work is done, the client never hears of it.
 		load: {
+			slowRefusals: config.slowRefusals,
+			cutAnswersPercent: config.cutAnswersPercent,
 			latencyMs: config.latencyMs,
 			latencyJitterMs: config.latencyJitterMs,
 			maxInFlight: config.maxInFlight,

@@ -120,16 +120,27 @@ describe('an in-flight limit', () => {
 });
 
 describe('a per-second limit', () => {
-	test('at most two pauses, then under the rate without refusals', async () => {
+	test('three pauses at most, then under the rate without refusals', async () => {
 		const limiter = new Limiter();
 		const service = new Service(perSecond400);
-		const { ms } = await run(limiter, service, perSecond400, 1600);
-		expect(service.pauses).toBeLessThanOrEqual(2);
-		// 1,600 at 400 a second is 4 s at best; two pauses of a second, and the rate kept a tenth under: about 6.5 s.
-		expect(ms).toBeLessThan(8000);
+		const { ms } = await run(limiter, service, perSecond400, 2400);
+		// The first reads a count; the second lowers it, as for an in-flight limit read one high; the third shows the
+		// count does not stop the refusals, so the limit is a rate. Then no more.
+		expect(service.pauses).toBeLessThanOrEqual(3);
 		const level = limiter.learned()!.refusedLevel - 1;
 		expect(level).toBeGreaterThanOrEqual(4); // 400 a second at ~20 ms is 8 in flight; a tenth under, round trips vary
 		expect(level).toBeLessThanOrEqual(8);
+		// 2,400 at 400 a second is 6 s at best; three pauses of a second, the rate kept a tenth under: about 10 s.
+		expect(ms).toBeLessThan(11_000);
+	}, 20_000);
+
+	test('an in-flight limit read one high is not taken for a rate when its refusal comes late', async () => {
+		// Read 17 where the service holds 16, with sends spread over the round trip: the refusal comes in the second round.
+		const limiter = new Limiter({ refusedLevel: 18, refusedAt: Date.now(), probeAfterMs: 600_000 });
+		const service = new Service(inFlight16);
+		await run(limiter, service, inFlight16, 600);
+		expect(limiter.learned()?.refusedLevel).toBe(17);
+		expect(service.pauses).toBe(1);
 	}, 20_000);
 });
 

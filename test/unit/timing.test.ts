@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUT_MS } from '../../nodes/Cloud4Wi/shared/transport';
 
 test('the time limits as shipped', () => {
 	expect(timing).toEqual({
+		answerMs: DEFAULT_TIMEOUT_MS,
 		loginMs: 30_000,
 		loginWaitMostMs: 10_000,
 		backOffMs: 500,

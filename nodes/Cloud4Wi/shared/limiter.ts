@@ -67,10 +67,10 @@ export class Limiter {
 	private readonly waiting: Waiter[] = [];
 	private pausedUntil = 0;
 	/**
-	 * The congestion being read: refusals of requests that started before `at` belong to it; it is read
-	 * from its refusal sent first (the one that met the limit), at no more than `most`.
+	 * The congestion being read: refusals of requests that started before `at` belong to it; it is read from the
+	 * refusals sent first (the ones that met the limit), the highest of their readings `held`, at no more than `most`.
 	 */
-	private congestion = { at: Number.NEGATIVE_INFINITY, firstSentAt: 0, most: 0 };
+	private congestion = { at: Number.NEGATIVE_INFINITY, firstSentAt: 0, most: 0, held: 0, suspect: 0 };
 	private probeAt = 0;
 	private probeAfterMs = PROBE_AFTER_MS;
 	/** Good answers of the last second: when they came and how long they took (the round trip, the rate taken). */
@@ -169,13 +169,14 @@ export class Limiter {
 	}
 
 	/**
-	 * How many the service held when it refused `slot`: those sent before it and not answered by then. A refusal that
-	 * came back as slowly as answers do was refused on arrival, a round trip before it was read.
+	 * How many the service held when it refused `slot`: those sent before it and not answered by then. It refused as
+	 * long before it was read as the refusal took beyond what the last answer spent outside the service: a refusal as
+	 * slow as an answer (or read late) was made up to a round trip before; one read as fast as it can be, just now.
 	 */
 	private held(slot: Slot, now: number): number {
 		const roundTrip = this.roundTrip();
-		const lastTook = this.answers.at(-1)?.took ?? Number.POSITIVE_INFINITY;
-		const refusedAt = now - slot.sentAt >= lastTook - roundTrip / 2 ? now - roundTrip : now;
+		const outside = (this.answers.at(-1)?.took ?? roundTrip) - roundTrip;
+		const refusedAt = now - Math.min(roundTrip, Math.max(0, now - slot.sentAt - outside));
 		let held = 0;
 		for (const other of this.onTheWay) if (other.sentAt < slot.sentAt) held++;
 		for (const answer of this.answers) if (answer.at >= refusedAt && answer.at - answer.took < slot.sentAt) held++;
@@ -187,34 +188,40 @@ export class Limiter {
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		this.wakeAfterPause();
 		const { congestion } = this;
-		if (slot.sentAt < congestion.at) {
-			// A refusal read late says less than one sent earlier: a busy n8n reads some 429s a round trip late.
-			if (slot.sentAt >= congestion.firstSentAt) return;
-		} else {
+		if (slot.sentAt >= congestion.at) {
 			const probing = this.limit === Number.POSITIVE_INFINITY || this.level > this.limit; // the first 429 too
 			// A count one high must not raise the limit past a level the service took.
 			let most = this.level - 1;
-			// Refused under its limit after the service took a whole level of requests since the pause: an in-flight limit
-			// under the level refuses before that, so the service counts per time (its window: the pause). The level then
-			// is what it took, at the round trip its answers took (Little's law), less a tenth for their spread.
+			// Refused under its limit within the pause's length after it ended, having taken a whole level sent since then,
+			// and as many as at the last congestion: a window that the pause resets refuses at the same count each time, so
+			// the service counts per time. The level then is what it took in the window at its round trip (Little's law),
+			// less a tenth. Once is not enough: an in-flight limit read one high, its sends slowed by a busy n8n, looks the
+			// same at one congestion, and the count it gives is right.
 			let taken = 0;
 			let busy = 0;
 			for (const answer of this.answers) {
-				if (answer.at <= pauseEnded) continue;
+				const sentAt = answer.at - answer.took;
+				if (sentAt <= pauseEnded || sentAt >= slot.sentAt) continue;
 				taken++;
 				busy += answer.took;
 			}
 			const roundTrip = taken ? busy / taken : this.roundTrip();
 			for (const other of this.onTheWay) if (other.sentAt > pauseEnded && other.sentAt < slot.sentAt) taken++;
-			if (!probing && taken >= this.level) most = Math.min(most, Math.floor((0.9 * taken * roundTrip) / SECOND));
+			const suspect = !probing && taken >= this.level && slot.sentAt - pauseEnded < retryAfterMs ? taken : 0;
+			const sameWindow = suspect && Math.abs(suspect - congestion.suspect) <= 0.1 * suspect;
+			if (sameWindow) most = Math.min(most, Math.floor((0.9 * taken * roundTrip) / SECOND));
 			const probeRefused = probing && this.limit !== Number.POSITIVE_INFINITY;
 			this.probeAfterMs = probeRefused ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : PROBE_AFTER_MS;
 			this.probeAt = Date.now() + this.probeAfterMs;
 			// Every request started so far belongs to it: none has a start time past the next one to be given.
-			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most };
+			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, held: 0, suspect };
+		} else if (slot.sentAt >= congestion.firstSentAt) {
+			return; // sent after a refusal of this congestion already read: the service was fuller then
 		}
+		// The highest reading of the refusals sent first: a 429 read late counts answers the service sent after it.
 		this.congestion.firstSentAt = slot.sentAt;
-		this.limit = Math.max(1, Math.min(this.held(slot, now), this.congestion.most));
+		this.congestion.held = Math.max(this.congestion.held, this.held(slot, now));
+		this.limit = Math.max(1, Math.min(this.congestion.held, this.congestion.most));
 		this.level = Math.min(this.level, this.limit);
 	}
 

@@ -3,6 +3,8 @@
  * between them are what the tests assert). Production values: see test/unit/timing.test.ts, which pins them.
  */
 export const timing = {
+	/** How long a request waits for its whole answer where no Timeout is set (the trigger, the dropdowns, the default). */
+	answerMs: 30_000,
 	/** One login, all its tries and waits together: every request of the run waits for it. */
 	loginMs: 30_000,
 	/** Longest wait before another login try; a longer Retry-After fails the login at once. */

@@ -135,7 +135,7 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 
 /** Starts a node run with its settings (runs not started so use the defaults); the credential is read on first use. */
 export function startRun(ctx: Cloud4WiContext, settings: Partial<RunSettings>): Promise<Run> {
-	const run = openRun(ctx, { maxInFlight: DEFAULT_MAX_IN_FLIGHT, timeoutMs: DEFAULT_TIMEOUT_MS, ...settings });
+	const run = openRun(ctx, { maxInFlight: DEFAULT_MAX_IN_FLIGHT, timeoutMs: timing.answerMs, ...settings });
 	run.catch(() => {}); // a failed read is reported by the request that awaits it
 	runs.set(ctx, run);
 	return run;

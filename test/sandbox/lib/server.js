@@ -98,7 +98,8 @@ function createHttpServer({ state, dispatch, admin }) {
 		let serving = true; // counted in flight while served; a refusal stops counting at once
 		state.maxSeenInFlight = Math.max(state.maxSeenInFlight, state.inFlight);
 		try {
-			const { latencyMs, latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS, refusalLatencyMs } = state.load;
+			const { latencyMs, latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS, refusalLatencyMs, slowRefusals } =
+				state.load;
 			const now = performance.now();
 			while (state.accepted.length && state.accepted[0] <= now - 1000) state.accepted.shift();
 			if (
@@ -108,9 +109,11 @@ function createHttpServer({ state, dispatch, admin }) {
 				// Refused at once, before any work: a refused write is not applied.
 				state.rateLimited++;
 				entry.status = 429;
+				// A gateway may take as long to refuse as to answer: the 429 then comes back with the answers sent beside it.
+				// Refusing slowly, it also counts the refused request as in flight meanwhile.
+				if (slowRefusals) await sleep(latencyMs);
 				state.inFlight--;
 				serving = false;
-				// A gateway may take as long to refuse as to answer: the 429 then comes back with the answers sent beside it.
 				if (refusalLatencyMs > 0) await sleep(refusalLatencyMs);
 				send(res, faultReply({ status: 429, retryAfter: retryAfterS }));
 				return;
@@ -119,9 +122,18 @@ function createHttpServer({ state, dispatch, admin }) {
 			// Real services do not answer in a constant time: answers then come back out of the order they were sent in.
 			const wait = latencyMs + (latencyJitterMs > 0 ? state.rng.next() * latencyJitterMs : 0);
 			if (wait > 0) await sleep(wait);
+			if (state.load.cutAnswersPercent > 0 && state.rng.next() * 100 < state.load.cutAnswersPercent) {
+				// Served, then the connection is cut before the answer: the client cannot tell whether it was applied.
+				const reply = await settle(() => dispatch(request));
+				entry.status = reply.status ?? 200;
+				entry.cut = true;
+				req.socket.destroy();
+				return;
+			}
 			await serveWithFaults(req, res, request, entry);
 		} finally {
 			if (serving) state.inFlight--;
+			entry.doneAt = state.clock.now();
 		}
 	}
 
