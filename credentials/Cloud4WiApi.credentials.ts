@@ -12,7 +12,7 @@ import { sleep, UserError } from 'n8n-workflow';
 import { NETWORK_REASONS } from '../nodes/Cloud4Wi/shared/errors';
 import { authenticated } from '../nodes/Cloud4Wi/shared/n8nLogin';
 import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
-import { timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';
+import { answerLimit, timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';
 
 const DEFAULT_BASE_URL = 'https://explore.cloud4wi.com';
 const LOGIN_PATH = '/v1/sts/login/services';
@@ -82,8 +82,7 @@ async function login(
 	credentials: ICredentialDataDecryptedObject,
 	timeoutMs: number,
 ): Promise<LoginAnswer> {
-	// For the whole answer: n8n's `timeout` only limits the wait for each next byte, and a trickled body never ends.
-	const timer = AbortSignal.timeout(Math.max(1, timeoutMs));
+	const { timer } = answerLimit(timeoutMs);
 	try {
 		return (await ctx.helpers.httpRequest({
 			method: 'POST',
@@ -214,10 +213,8 @@ export class Cloud4WiApi implements ICredentialType {
 			options.url = LOGIN_PATH;
 			// The Test button's login goes through n8n, which gives it 5 minutes: a login gets its 30 s there too. The
 			// whole answer a second more: a silent service then fails as timed out (ECONNABORTED), not as cancelled.
-			const timer = AbortSignal.timeout(timing.loginMs + 1000);
 			options.timeout = Math.min(options.timeout ?? timing.loginMs, timing.loginMs);
-			const cancel = options.abortSignal;
-			options.abortSignal = cancel instanceof AbortSignal ? AbortSignal.any([cancel, timer]) : timer;
+			options.abortSignal = answerLimit(timing.loginMs + 1000, options.abortSignal).signal;
 		}
 		return options;
 	}

@@ -10,7 +10,8 @@ import { contactProfileOf, simplifyContact, simplifyEvent } from '../Cloud4Wi/sh
 import type { PathId } from '../Cloud4Wi/shared/path';
 import { pathIdProblem } from '../Cloud4Wi/shared/path';
 import { timing } from '../Cloud4Wi/shared/timing';
-import { apiPath, cloud4WiApiRequest, credentialsOf, isTimeout, startRun } from '../Cloud4Wi/shared/transport';
+import { credentialsOf, startRun } from '../Cloud4Wi/shared/runs';
+import { apiPath, cloud4WiApiRequest, isTimeout } from '../Cloud4Wi/shared/transport';
 import { commaList, notOnOffProblem, onOffOf, organizationIdOf, toIsoInstant } from '../Cloud4Wi/shared/formats';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */

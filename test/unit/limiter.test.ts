@@ -220,7 +220,25 @@ describe('the pause and the probe', () => {
 		expect(await until(waiting)).toBeUndefined();
 	});
 
-	test('the limit is probed again only after 10 minutes; each refused probe doubles that wait', () => {
+	test('each refused probe doubles the wait before the next (10, 20, 40 minutes); a limit found lower restarts at 10', async () => {
+		const minutes = (n: number) => n * 60_000;
+		const limiter = new Limiter({ refusedLevel: 17, refusedAt: Date.now() - minutes(11), probeAfterMs: minutes(10) });
+		const service = new Service(inFlight16);
+		await run(limiter, service, inFlight16, 300); // the probe is due: 17 tried, refused
+		expect(service.pauses).toBe(1);
+		expect(limiter.learned()).toMatchObject({ refusedLevel: 17, probeAfterMs: minutes(20) });
+		jest.setSystemTime(Date.now() + minutes(10));
+		await run(limiter, new Service(inFlight16), inFlight16, 300); // not due yet: no refusal
+		expect(limiter.learned()).toMatchObject({ probeAfterMs: minutes(20) });
+		jest.setSystemTime(Date.now() + minutes(11));
+		await run(limiter, new Service(inFlight16), inFlight16, 300);
+		expect(limiter.learned()).toMatchObject({ refusedLevel: 17, probeAfterMs: minutes(40) });
+		const lower: Model = { ...inFlight16, inFlight: 12 };
+		await run(limiter, new Service(lower), lower, 300);
+		expect(limiter.learned()).toMatchObject({ refusedLevel: 13, probeAfterMs: minutes(10) });
+	}, 20_000);
+
+	test('what was learned goes to the next process as it is; values out of range are not used', () => {
 		const now = Date.now();
 		const known: Learned = { refusedLevel: 17, refusedAt: now - 5 * 60_000, probeAfterMs: 10 * 60_000 };
 		expect(new Limiter(known).learned()).toEqual(known);

@@ -1,6 +1,6 @@
 /** The production time limits, pinned: tests run them scaled down (scaleTimeLimits), so here they are checked as shipped. */
 import { backOff, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from '../../nodes/Cloud4Wi/shared/timing';
-import { DEFAULT_TIMEOUT_MS } from '../../nodes/Cloud4Wi/shared/transport';
+import { DEFAULT_TIMEOUT_MS } from '../../nodes/Cloud4Wi/shared/runs';
 
 test('the time limits as shipped', () => {
 	expect(timing).toEqual({

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FILTERABLE_EVENT_KINDS } from './constants';
 
 /** The kind of an event in either shape the API returns (live: `event.type`, schema: `type`). */
-export function eventKind(record: IDataObject): string | undefined {
+function eventKind(record: IDataObject): string | undefined {
 	const inner = record.event as IDataObject | undefined;
 	const kind = inner?.type ?? record.type;
 	return typeof kind === 'string' ? kind : undefined;

@@ -18,7 +18,7 @@ import {
 import { MAX_PAGE_SIZE } from './paginate';
 import type { PathId } from './path';
 import { pathIdProblem } from './path';
-import { credentialsOf } from './transport';
+import { credentialsOf } from './runs';
 
 /** Every check here runs before a request is built, so a bad item never reaches the service. */
 export function inputError(node: INode, field: string, problem: string, itemIndex: number, description?: string) {

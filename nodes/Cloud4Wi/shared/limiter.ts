@@ -1,285 +1,198 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * How many requests one Cloud4Wi account has in flight, per credential and process: TCP's congestion window with its
- * memory of where loss happened (slow start, then a threshold kept across runs), on 429s instead of lost packets.
- * - Slow start: from 16 in flight, +2 per good answer (x3 per round trip), x2 per 100 ms that a full line gets none.
+ * Requests in flight to one Cloud4Wi account, per credential and process: TCP's congestion window with its memory of
+ * where loss happened (slow start, then a threshold kept across runs), a 429 in place of a lost packet.
+ * - Slow start from 16: +2 per good answer (x3 per round trip), and x2 per 100 ms that a full line hears nothing.
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
- * - The limit: what the service held when it refused the first request it refused in a congestion (those sent before
- *   it and not answered by then). Refused again under it after taking a whole level since the pause, the service counts
- *   per time: the limit becomes what it took in that second, at the answers' round trip (Little's law), less a tenth.
- * - Above the limit it probes one more only 10 minutes later, doubling that wait each time the probe is refused.
- * - Starts are paced over the round trip; each run keeps its own Max Concurrent Requests and counts.
+ * - The limit: what the service held when it refused the first requests of a congestion. Refused twice in the same
+ *   window after its pause, it counts per time: then what it took in the window at its round trip, less a tenth.
+ * - Above the limit it probes one more only after 10 minutes, doubling the wait each time the probe is refused.
+ * - Starts are paced over the round trip; each run keeps its own Max Concurrent Requests and count.
  */
 
+// Each rule names what keeps it: a test that fails without it (test/unit/limiter.test.ts unless said), or a bench row.
 const START = 16;
-/** Most a run starts at while no 429 was ever met: a level climbed to hundreds, sent at once to a new limit, was refused 465-720 times. */
-const RESTART = 2 * START;
-/** Growth per good answer until the first 429. */
-const GROWTH = 2;
-/** A full line that hears nothing for this long doubles (a service a second away otherwise took five round trips to climb). */
-const CLIMB_MS = 100;
+const GROWTH = 2; // bench: "no limit, 300 ms" (+1 per answer: one more round trip to climb)
+const CLIMB_MS = 100; // "a full line that hears nothing"; bench "no limit, 1 s" (2.18x the HTTP node without)
+const RESTART = 2 * START; // bulk.test "a limit met after runs without one" (465-720 refused without)
 const MOST = 1000;
-const PROBE_AFTER_MS = 10 * 60_000;
-const PROBE_AFTER_MOST_MS = 8 * 60 * 60_000;
-/** Pacing spreads starts over a round trip; never wider than this between two (a slow answer must not hold the others). */
-const MOST_SPACING_MS = 25;
-const SECOND = 1000;
+const [PROBE_AFTER_MS, PROBE_AFTER_MOST_MS] = [10 * 60_000, 8 * 60 * 60_000]; // "each refused probe doubles the wait"
+const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must not pass a poll's budget
+const [SECOND, NONE] = [1000, Number.POSITIVE_INFINITY];
 
-/** What a limiter learned, in the form the workflow keeps for the next process (`refusedLevel` is the limit + 1). */
-export interface Learned {
-	refusedLevel: number;
-	refusedAt: number;
-	probeAfterMs: number;
-}
-
-/** One node run's share: its own cap (Max Concurrent Requests) and its requests in flight. */
-export interface RunShare {
-	readonly cap: number;
-	inFlight: number;
-}
-
-/** A request on its way: its run, and when it left (performance.now(); Infinity while it waits its paced turn). */
-export interface Slot {
-	readonly run: RunShare;
-	sentAt: number;
-}
-
-/** When a request stops waiting for a place: a poll's deadline (epoch ms), an execution's cancel signal. */
-export interface Until {
-	deadline?: number;
-	signal?: AbortSignal;
-}
-
+/** What a limiter learned, as the workflow keeps it for the next process (`refusedLevel`: the limit + 1). */
+export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: number };
+/** One node run: its Max Concurrent Requests and its requests in flight (shared-credential.test). */
+export type RunShare = { readonly cap: number; inFlight: number };
+/** A request on its way, and when it started (performance.now(); NONE while it waits its paced turn). */
+export type Slot = { readonly run: RunShare; sentAt: number };
+type Until = { deadline?: number; signal?: AbortSignal };
 export type Outcome = 'answered' | 'limited' | 'failed';
 
-interface Waiter {
-	run: RunShare;
-	go: () => void;
-}
-
 export class Limiter {
-	/** Requests the account may have in flight now. */
-	private level = START;
-	/** Most in flight the service was read to take (Infinity until a 429). */
-	private limit = Number.POSITIVE_INFINITY;
+	private level = START; // requests the account may have in flight now
+	private limit = NONE; // most in flight the service was read to take (NONE until a 429)
 	private readonly onTheWay = new Set<Slot>();
-	private readonly waiting: Waiter[] = [];
+	private readonly waiting: Array<{ run: RunShare; go: (granted: boolean) => void }> = [];
 	private pausedUntil = 0;
-	/**
-	 * The congestion being read: refusals of requests that started before `at` belong to it; it is read from the
-	 * refusals sent first (the ones that met the limit), the highest of their readings `held`, at no more than `most`.
-	 */
-	private congestion = { at: Number.NEGATIVE_INFINITY, firstSentAt: 0, most: 0, held: 0, suspect: 0 };
+	/** The congestion being read: refusals of requests started before `at`; the first refused read; its cap; `taken`. */
+	private congestion = { at: -NONE, firstSentAt: 0, most: 0, taken: 0 };
 	private probeAt = 0;
 	private probeAfterMs = PROBE_AFTER_MS;
-	/** Good answers of the last second: when they came and how long they took (the round trip, the rate taken). */
-	private answers: Array<{ at: number; took: number }> = [];
+	private answers: Array<{ at: number; took: number }> = []; // good answers of the last second
 	private nextStartAt = 0;
-	/** Last growth, or last good answer (performance.now()): the timed climb waits CLIMB_MS from it. */
-	private grewAt = 0;
+	private grewAt = 0; // last growth: the timed climb and the probe wait from it
 
-	/** Starts from what an earlier process learned (values out of range are ignored). */
+	/** Starts from what an earlier process learned (values out of range are ignored: bulk.test). */
 	constructor(known?: Learned) {
-		if (!known) return;
-		const { refusedLevel, refusedAt, probeAfterMs } = known;
-		const valid =
-			Number.isInteger(refusedLevel) &&
-			refusedLevel >= 2 &&
-			refusedLevel <= MOST + 1 &&
-			refusedAt <= Date.now() &&
-			probeAfterMs >= PROBE_AFTER_MS &&
-			probeAfterMs <= PROBE_AFTER_MOST_MS;
-		if (!valid) return;
+		const { refusedLevel = 0, refusedAt = NONE, probeAfterMs = 0 } = known ?? {};
+		const level = Number.isInteger(refusedLevel) && refusedLevel >= 2 && refusedLevel <= MOST + 1;
+		const probe = probeAfterMs >= PROBE_AFTER_MS && probeAfterMs <= PROBE_AFTER_MOST_MS && refusedAt <= Date.now();
+		if (!level || !probe) return;
 		this.limit = this.level = refusedLevel - 1;
 		this.probeAfterMs = probeAfterMs;
 		this.probeAt = refusedAt + probeAfterMs;
 	}
-
 	learned(): Learned | undefined {
-		if (this.limit === Number.POSITIVE_INFINITY) return undefined;
-		const refusedAt = this.probeAt - this.probeAfterMs;
-		return { refusedLevel: this.limit + 1, refusedAt, probeAfterMs: this.probeAfterMs };
+		const { limit, probeAt, probeAfterMs } = this;
+		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: probeAt - probeAfterMs, probeAfterMs };
 	}
 
-	/** When the pause a 429 set ends (epoch ms; in the past when there is none). */
-	get pauseEnd(): number {
-		return this.pausedUntil;
-	}
-
-	/** A place for one request of `run`, once its cap, the account's level and any pause allow; undefined past `until`. */
+	/** A place for a request of `run` once its cap, the level and any pause allow; undefined past `until`. */
 	async acquire(run: RunShare, until: Until = {}): Promise<Slot | undefined> {
 		for (;;) {
-			if (until.signal?.aborted || (until.deadline !== undefined && Date.now() >= until.deadline)) return undefined;
-			// A level climbed to with no 429 says nothing of a limit met later: an idle line starts low again.
-			if (this.onTheWay.size === 0 && this.limit === Number.POSITIVE_INFINITY)
-				this.level = Math.min(this.level, RESTART);
+			if (until.signal?.aborted || Date.now() >= (until.deadline ?? NONE)) return undefined;
+			if (this.onTheWay.size === 0 && this.limit === NONE) this.level = Math.min(this.level, RESTART);
 			if (this.pausedUntil > Date.now() || this.onTheWay.size >= this.level || run.inFlight >= run.cap) {
-				await this.inLine(run, until);
+				if (await this.inLine(run, until)) run.inFlight--; // the place held for it while it woke
 				continue;
 			}
-			run.inFlight++;
-			const slot: Slot = { run, sentAt: Number.POSITIVE_INFINITY };
+			const slot: Slot = { run, sentAt: NONE };
 			this.onTheWay.add(slot);
-			// Paced: a burst comes back as a burst, and the line idles while it is read (answers took 61 ms, not 42, in a real n8n).
+			run.inFlight++;
+			// Paced: a burst comes back as a burst and idles the line while it is read (61 ms answers, not 42, in a real n8n).
 			const now = performance.now();
-			const perAnswer = this.limit === Number.POSITIVE_INFINITY ? 1 + GROWTH : 1;
-			const spacing = Math.min(this.roundTrip() / (this.level * perAnswer), MOST_SPACING_MS);
-			// Each start a microsecond at least after the last: its time also orders it among the others.
+			const spacing = this.roundTrip() / (this.level * (this.limit === NONE ? 1 + GROWTH : 1));
+			// Each start at least a microsecond after the last: its time orders it ("refusing at once" fails on ties).
 			const startAt = Math.max(now, this.nextStartAt);
-			this.nextStartAt = startAt + Math.max(spacing, 0.001);
+			this.nextStartAt = startAt + Math.max(Math.min(spacing, MOST_SPACING_MS), 0.001);
 			if (startAt - now >= 1) await sleep(startAt - now);
-			if (this.pausedUntil <= Date.now()) {
-				slot.sentAt = startAt;
-				return slot;
-			}
+			if (this.pausedUntil <= Date.now()) return Object.assign(slot, { sentAt: startAt });
 			this.onTheWay.delete(slot); // a 429 came in while it waited its turn: it waits like the others
 			run.inFlight--;
 		}
 	}
 
 	release(slot: Slot, outcome: Outcome, retryAfterMs = 0): void {
-		this.onTheWay.delete(slot);
-		slot.run.inFlight--;
 		const now = performance.now();
 		if (outcome === 'limited') this.limited(slot, retryAfterMs, now);
+		this.onTheWay.delete(slot);
+		slot.run.inFlight--;
 		if (outcome === 'answered') {
 			this.answers.push({ at: now, took: now - slot.sentAt });
 			while (this.answers[0].at < now - SECOND) this.answers.shift();
-			this.grow(now);
+			const probe = Date.now() >= this.probeAt && now - this.grewAt >= this.roundTrip();
+			if (this.limit === NONE || probe) {
+				this.level = Math.min(this.level + (this.limit === NONE ? GROWTH : 1), MOST);
+				this.grewAt = now;
+			}
 		}
 		this.wake();
 	}
-
-	/** The shortest recent round trip (0 when none was measured in the last second). */
+	/** The shortest round trip of the last second (0: none measured). */
 	private roundTrip(): number {
-		let least = Number.POSITIVE_INFINITY;
-		for (const answer of this.answers) least = Math.min(least, answer.took);
-		return Number.isFinite(least) ? least : 0;
-	}
-
-	private grow(now: number): void {
-		if (this.limit === Number.POSITIVE_INFINITY) {
-			this.level = Math.min(this.level + GROWTH, MOST);
-			this.grewAt = now;
-		} else if (Date.now() >= this.probeAt && now - this.grewAt >= this.roundTrip() && this.level < MOST) {
-			this.level++; // probing above the limit: one more per round trip
-			this.grewAt = now;
-		}
+		return this.answers.length ? Math.min(...this.answers.map((answer) => answer.took)) : 0;
 	}
 
 	/**
-	 * How many the service held when it refused `slot`: those sent before it and not answered by then. It refused as
-	 * long before it was read as the refusal took beyond what the last answer spent outside the service: a refusal as
-	 * slow as an answer (or read late) was made up to a round trip before; one read as fast as it can be, just now.
+	 * How many the service held when it refused `slot`: started before it, not answered then. It refused as long before
+	 * it was read as the 429 took beyond an answer's time outside the service, up to a round trip ("as slow as answers").
 	 */
 	private held(slot: Slot, now: number): number {
 		const roundTrip = this.roundTrip();
 		const outside = (this.answers.at(-1)?.took ?? roundTrip) - roundTrip;
 		const refusedAt = now - Math.min(roundTrip, Math.max(0, now - slot.sentAt - outside));
 		let held = 0;
-		for (const other of this.onTheWay) if (other.sentAt < slot.sentAt) held++;
+		for (const other of this.onTheWay) if (other.sentAt < slot.sentAt && other !== slot) held++;
 		for (const answer of this.answers) if (answer.at >= refusedAt && answer.at - answer.took < slot.sentAt) held++;
-		return Math.max(1, held);
+		return held;
 	}
 
+	/** A 429: every request pauses ("a 429 pauses every request"), and the congestion is read (see the header). */
 	private limited(slot: Slot, retryAfterMs: number, now: number): void {
 		const pauseEnded = now - (Date.now() - this.pausedUntil); // the last pause's end, on this clock
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		this.wakeAfterPause();
-		const { congestion } = this;
-		if (slot.sentAt >= congestion.at) {
-			const probing = this.limit === Number.POSITIVE_INFINITY || this.level > this.limit; // the first 429 too
-			// A count one high must not raise the limit past a level the service took.
-			let most = this.level - 1;
-			// Refused under its limit within the pause's length after it ended, having taken a whole level sent since then,
-			// and as many as at the last congestion: a window that the pause resets refuses at the same count each time, so
-			// the service counts per time. The level then is what it took in the window at its round trip (Little's law),
-			// less a tenth. Once is not enough: an in-flight limit read one high, its sends slowed by a busy n8n, looks the
-			// same at one congestion, and the count it gives is right.
-			let taken = 0;
-			let busy = 0;
-			for (const answer of this.answers) {
-				const sentAt = answer.at - answer.took;
-				if (sentAt <= pauseEnded || sentAt >= slot.sentAt) continue;
-				taken++;
-				busy += answer.took;
-			}
-			const roundTrip = taken ? busy / taken : this.roundTrip();
+		const last = this.congestion;
+		// Read from the refusals started first: one read late counts too few (shared-credential.test read 8 or 1 for 16).
+		if (slot.sentAt < last.at && slot.sentAt >= last.firstSentAt) return;
+		if (slot.sentAt >= last.at) {
+			const probing = this.limit === NONE || this.level > this.limit;
+			// Taken since the pause, started before this one: answered, and still on the way.
+			const answered = this.answers.filter(({ at, took }) => at - took > pauseEnded && at - took < slot.sentAt);
+			const roundTrip = answered.reduce((sum, answer) => sum + answer.took, 0) / answered.length || this.roundTrip();
+			let taken = answered.length;
 			for (const other of this.onTheWay) if (other.sentAt > pauseEnded && other.sentAt < slot.sentAt) taken++;
-			const suspect = !probing && taken >= this.level && slot.sentAt - pauseEnded < retryAfterMs ? taken : 0;
-			const sameWindow = suspect && Math.abs(suspect - congestion.suspect) <= 0.1 * suspect;
-			if (sameWindow) most = Math.min(most, Math.floor((0.9 * taken * roundTrip) / SECOND));
-			const probeRefused = probing && this.limit !== Number.POSITIVE_INFINITY;
-			this.probeAfterMs = probeRefused ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : PROBE_AFTER_MS;
+			// A window refuses within its length after the pause reset it, at the same count each time ("per-second");
+			// an in-flight limit read one high on a busy n8n looks so once, not twice ("read one high").
+			const window = !probing && taken >= this.level && slot.sentAt - pauseEnded < retryAfterMs ? taken : 0;
+			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
+			// A count one high must not raise the limit past a level the service refused.
+			const most = again ? Math.floor((0.9 * taken * roundTrip) / SECOND) : this.level - 1;
+			const refusedProbe = probing && this.limit !== NONE;
+			this.probeAfterMs = refusedProbe ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : PROBE_AFTER_MS;
 			this.probeAt = Date.now() + this.probeAfterMs;
-			// Every request started so far belongs to it: none has a start time past the next one to be given.
-			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, held: 0, suspect };
-		} else if (slot.sentAt >= congestion.firstSentAt) {
-			return; // sent after a refusal of this congestion already read: the service was fuller then
+			// Every request started so far belongs to it: none starts before the next start given.
+			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, taken: window };
+			this.limit = 0;
 		}
-		// The highest reading of the refusals sent first: a 429 read late counts answers the service sent after it.
 		this.congestion.firstSentAt = slot.sentAt;
-		this.congestion.held = Math.max(this.congestion.held, this.held(slot, now));
-		this.limit = Math.max(1, Math.min(this.congestion.held, this.congestion.most));
+		this.limit = Math.max(1, Math.min(Math.max(this.limit, this.held(slot, now)), this.congestion.most));
 		this.level = Math.min(this.level, this.limit);
 	}
 
-	/** Wakes the line when the pause ends (a timer can fire a millisecond before the clock says so: then it waits on). */
+	/** Wakes the line when the pause ends; a timer may fire before the clock says so (bulk.test "per second" hung). */
 	private wakeAfterPause(): void {
 		const left = this.pausedUntil - Date.now();
 		if (left > 0) void sleep(left).then(() => this.wakeAfterPause());
 		else this.wake();
 	}
-
 	/** Lets as many waiting go as there are places, skipping runs at their own cap. */
 	private wake(): void {
 		if (this.pausedUntil > Date.now()) return;
-		let free = this.level - this.onTheWay.size;
-		const granted = new Map<RunShare, number>();
-		for (let i = 0; free > 0 && i < this.waiting.length; ) {
+		for (let i = 0, free = this.level - this.onTheWay.size; free > 0 && i < this.waiting.length; i++) {
 			const { run, go } = this.waiting[i];
-			const taken = run.inFlight + (granted.get(run) ?? 0);
-			if (taken >= run.cap) {
-				i++;
-				continue;
-			}
-			granted.set(run, taken + 1 - run.inFlight);
-			this.waiting.splice(i, 1);
+			if (run.inFlight >= run.cap) continue;
+			run.inFlight++; // held for it until it wakes: the run's next waiter does not take it too
+			this.waiting.splice(i--, 1);
 			free--;
-			go();
+			go(true);
 		}
 	}
 
-	/** Waits to be woken; no longer than `until`; while climbing, the first in line grows a line that hears nothing. */
-	private inLine(run: RunShare, until: Until): Promise<void> {
-		return new Promise<void>((resolve) => {
+	/** Waits to be woken (true) or no longer than `until` (false); while climbing, the first in line times the climb. */
+	private inLine(run: RunShare, until: Until): Promise<boolean> {
+		return new Promise<boolean>((resolve) => {
 			const leave = () => {
-				const at = this.waiting.indexOf(waiter);
-				if (at >= 0) this.waiting.splice(at, 1);
-				go();
+				if (this.waiting.includes(waiter)) this.waiting.splice(this.waiting.indexOf(waiter), 1);
+				waiter.go(false);
 			};
-			const go = () => {
-				until.signal?.removeEventListener('abort', leave);
-				resolve();
-			};
-			const waiter: Waiter = { run, go };
+			const go = (granted: boolean) => (until.signal?.removeEventListener('abort', leave), resolve(granted));
+			const waiter = { run, go };
 			this.waiting.push(waiter);
 			until.signal?.addEventListener('abort', leave, { once: true });
 			if (until.deadline !== undefined) void sleep(Math.max(0, until.deadline - Date.now())).then(leave);
-			if (this.limit === Number.POSITIVE_INFINITY && this.waiting.length === 1) void this.climbLater();
+			if (this.limit === NONE && this.waiting.length === 1) void this.climbLater();
 		});
 	}
-
-	/** Until the first 429, a full line that hears nothing for CLIMB_MS doubles: slow answers must not slow the climb. */
+	/** Until the first 429, a full line that hears nothing for CLIMB_MS doubles. */
 	private async climbLater(): Promise<void> {
-		while (this.waiting.length && this.limit === Number.POSITIVE_INFINITY) {
+		while (this.waiting.length && this.limit === NONE) {
 			await sleep(CLIMB_MS);
-			const now = performance.now();
-			const full = this.onTheWay.size >= this.level && this.level < MOST;
-			if (full && this.limit === Number.POSITIVE_INFINITY && now - this.grewAt >= CLIMB_MS) {
+			if (this.limit === NONE && this.onTheWay.size >= this.level && performance.now() - this.grewAt >= CLIMB_MS) {
 				this.level = Math.min(2 * this.level, MOST);
-				this.grewAt = now;
+				this.grewAt = performance.now();
 				this.wake();
 			}
 		}

@@ -6,10 +6,11 @@ import { fetchRecords } from './paginate';
 import type { PathId } from './path';
 import { pathIdProblem } from './path';
 import { timing } from './timing';
-import { apiPath, credentialsOf, isTimeout, startRun } from './transport';
+import { credentialsOf, startRun } from './runs';
+import { apiPath, isTimeout } from './transport';
 
 /** Most records a dropdown loads: more options than anyone scrolls through (10 requests of 1,000 hotspots). */
-export const MAX_DROPDOWN_RECORDS = 10_000;
+const MAX_DROPDOWN_RECORDS = 10_000;
 
 const NOUNS = { locations: 'location', segments: 'segment', hotspots: 'hotspot' } as const;
 

@@ -3,24 +3,25 @@ import { hash } from 'node:crypto';
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ApiRequest, Cloud4WiContext } from './transport';
+import type { Cloud4WiContext } from './runs';
+import type { ApiRequest } from './transport';
 import { cloud4WiApiRequest } from './transport';
 
 /** The largest page the API allows; Return All uses it so N records cost ceil(N / 10,000) requests. */
 export const MAX_PAGE_SIZE = 10_000;
 /** `limit`/`offset` lists (hotspots) document no maximum; 1,000 is a page such lists commonly accept. */
-export const MAX_OFFSET_PAGE_SIZE = 1_000;
+const MAX_OFFSET_PAGE_SIZE = 1_000;
 /**
  * Most records one listing reads, with or without a total. At the bench's 0.8 KB of heap per event, the smallest records
  * measured, 2 M is 1.6 GB held, plus about 1 GB of JSON when n8n saves the execution: most of the heap even a large n8n
  * has by default (V8 gives at most about 4 GB, less on smaller machines; contacts, at 2.4 KB, fill it before 2 M). So a
  * real listing that large could hardly finish in n8n anyway, and one that never ends is stopped while n8n has memory left.
  */
-export const MAX_LISTING_RECORDS = 2_000_000;
+const MAX_LISTING_RECORDS = 2_000_000;
 /** Most pages one listing reads: its most records at 100 a page (a service that serves far smaller pages than asked). */
-export const MAX_LISTING_PAGES = MAX_LISTING_RECORDS / 100;
+const MAX_LISTING_PAGES = MAX_LISTING_RECORDS / 100;
 /** Times an offset listing reads its list again from the start after the list changed under it, before it gives up. */
-export const MAX_REREADS = 3;
+const MAX_REREADS = 3;
 
 /** How an endpoint pages. */
 export type Paging =

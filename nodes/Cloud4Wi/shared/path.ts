@@ -117,7 +117,7 @@ export function listEntryProblem(entry: string): string | undefined {
 }
 
 /** Marks an id as checked; throws (a programming error, never user input) when it is not a safe path segment. */
-export function asPathId(id: string): PathId {
+function asPathId(id: string): PathId {
 	const problem = pathIdProblem(id);
 	if (problem) throw new Error(`Refused to build a Cloud4Wi path: the ID ${problem}`);
 	return id as PathId;

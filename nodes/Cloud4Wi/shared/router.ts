@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
-import type { RunSettings } from './transport';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, rememberLimits, startRun } from './transport';
+import type { RunSettings } from './runs';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, rememberLimits, startRun } from './runs';
 import { inputError, ItemInput } from './input';
 
 /** Most requests in flight one node may ask for. */

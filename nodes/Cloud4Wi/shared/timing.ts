@@ -33,7 +33,7 @@ export function backOff(attempt: number): number {
  * The wait a Retry-After header asks for: whole seconds, or an HTTP date (one in the past asks for none); undefined when
  * absent or unreadable (`0x10`, `1e9`, `-5` are not seconds).
  */
-export function retryAfterOf(value: unknown): number | undefined {
+function retryAfterOf(value: unknown): number | undefined {
 	const text = (typeof value === 'string' ? value : '').trim();
 	if (/^\d+$/.test(text)) return Number(text) * 1000;
 	if (!/[a-z]/i.test(text)) return undefined;
@@ -49,4 +49,13 @@ export function waitBeforeRetry(retryAfter: unknown, attempt: number): number {
 	const asked = retryAfterOf(retryAfter);
 	if (asked === undefined) return backOff(attempt);
 	return attempt === 0 ? asked : Math.max(asked, backOff(attempt - 1));
+}
+
+/**
+ * A time limit for a whole answer, with the execution's cancel signal if there is one: n8n's own `timeout` only limits
+ * the wait for each next byte, and a trickled answer never trips it.
+ */
+export function answerLimit(ms: number, cancel?: unknown) {
+	const timer = AbortSignal.timeout(Math.max(1, ms));
+	return { timer, signal: cancel instanceof AbortSignal ? AbortSignal.any([timer, cancel]) : timer };
 }

@@ -1,27 +1,34 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cloud4WiBaseUrl, tokenOf } from '../../../credentials/Cloud4WiApi.credentials';
+import { tokenOf } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Asked, Problem } from './errors';
-import { cloud4WiError, NETWORK_REASONS } from './errors';
-import type { Learned, Outcome, RunShare } from './limiter';
-import { Limiter } from './limiter';
+import type { Answer } from './answers';
+import { answerOf, jsonObject, noAnswer, notJson } from './answers';
+import { cloud4WiError } from './errors';
+import type { Outcome } from './limiter';
 import { sendLoggingIn } from './n8nLogin';
 import { maskSecrets } from './secrets';
-import { RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from './timing';
+import type { Cloud4WiContext, Renewed, Run } from './runs';
+import { runOf } from './runs';
+import { answerLimit, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from './timing';
 
 export { apiPath } from './path';
 export { isTimeout } from './errors';
-
-export type Cloud4WiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+export type { Cloud4WiContext } from './runs';
+export {
+	credentialsOf,
+	DEFAULT_MAX_IN_FLIGHT,
+	DEFAULT_TIMEOUT_MS,
+	forgetToken,
+	rememberLimits,
+	startRun,
+} from './runs';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -36,148 +43,15 @@ export interface ApiRequest {
 	scopes?: string;
 }
 
-export interface ApiResponse {
+interface ApiResponse {
 	status: number;
 	body: IDataObject;
 	/** A delete tried again found the record gone: its first try, whose answer was lost, deleted it. */
 	alreadyDeleted?: boolean;
 }
 
-/** Default of the Timeout option: a page of 10,000 records arrives well within it. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Default (and most) of Max Concurrent Requests: the limiter finds the service's level, so the default stays out of the way. */
-export const DEFAULT_MAX_IN_FLIGHT = 1000;
-/** Largest answer read: a page of 10,000 contacts is about 17 MB of JSON; an answer without end must not fill memory. */
-const MOST_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Both mean "token refused": the vendor documents 403 for an expired token, 401 is the usual word for it. */
 const TOKEN_REFUSED = new Set([401, 403]);
-
-/** Settings of one node run. */
-export interface RunSettings {
-	maxInFlight: number;
-	timeoutMs: number;
-	/** Epoch ms after which no request starts or goes on (a poll's budget). */
-	deadline?: number;
-	/** Items whose requests must not leave any more (a node run stopping at a failed item). */
-	dropped?: (itemIndex: number) => boolean;
-}
-
-/** A token a renewal gave, and whether a login gave it (then, until it works, a refusal is about rights, not age). */
-interface Renewed {
-	token: string;
-	fromLogin: boolean;
-}
-
-/** One Cloud4Wi account in this process (credential, base URL, client key): shared by every run that uses it. */
-interface Account {
-	limiter: Limiter;
-	/** The newest token this process knows of. */
-	token: string;
-	/** The token being found for every request that needs one: the stored one, else a login. */
-	renewing?: Promise<Renewed>;
-}
-
-/** One node run (an execution of the node, a poll, a dropdown load): the credential is read once for all its requests. */
-interface Run {
-	settings: RunSettings;
-	credentials: ICredentialDataDecryptedObject;
-	baseUrl: string;
-	account: Account;
-	share: RunShare;
-	token: string;
-	/** `token` came from a login during this run and has not worked yet. */
-	fresh: boolean;
-	/** Tokens refused or revoked in this run: never sent again, and masked wherever an answer quotes them. */
-	refused: Set<string>;
-	loginFailure?: string;
-}
-
-const accounts = new Map<string, Account>();
-const runs = new WeakMap<object, Promise<Run>>();
-
-/** Where a workflow keeps what the limiter learned, per credential: the account's limit outlives this process. */
-const LIMITS_KEY = 'cloud4WiLimits';
-type StoredLimit = Learned & { baseUrl: string };
-
-function storedLimits(ctx: Cloud4WiContext): Record<string, StoredLimit | undefined> | undefined {
-	try {
-		const stored = ctx.getWorkflowStaticData('global')[LIMITS_KEY];
-		return stored && typeof stored === 'object' ? (stored as Record<string, StoredLimit | undefined>) : undefined;
-	} catch {
-		return undefined; // a context without workflow data
-	}
-}
-
-async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run> {
-	const credentials = await ctx.getCredentials('cloud4WiApi');
-	const baseUrl = cloud4WiBaseUrl(credentials);
-	const credentialId = ctx.getNode().credentials?.cloud4WiApi?.id ?? '';
-	const key = `${credentialId}\n${baseUrl}\n${String(credentials.clientKey ?? '')}`;
-	let account = accounts.get(key);
-	if (!account) {
-		// A new process (a queue worker, `n8n execute`, a restart) starts at the limit an earlier one found.
-		const stored = credentialId ? storedLimits(ctx)?.[credentialId] : undefined;
-		account = { limiter: new Limiter(stored?.baseUrl === baseUrl ? stored : undefined), token: '' };
-		accounts.set(key, account);
-	}
-	const share = { cap: settings.maxInFlight, inFlight: 0 };
-	return {
-		settings,
-		credentials,
-		baseUrl,
-		account,
-		share,
-		token: tokenOf(credentials),
-		fresh: false,
-		refused: new Set(),
-	};
-}
-
-/** Starts a node run with its settings (runs not started so use the defaults); the credential is read on first use. */
-export function startRun(ctx: Cloud4WiContext, settings: Partial<RunSettings>): Promise<Run> {
-	const run = openRun(ctx, { maxInFlight: DEFAULT_MAX_IN_FLIGHT, timeoutMs: timing.answerMs, ...settings });
-	run.catch(() => {}); // a failed read is reported by the request that awaits it
-	runs.set(ctx, run);
-	return run;
-}
-
-function runOf(ctx: Cloud4WiContext): Promise<Run> {
-	return runs.get(ctx) ?? startRun(ctx, {});
-}
-
-/** Keeps what the account's limiter learned in the workflow, for the next process that runs it (written only on change). */
-export async function rememberLimits(ctx: IExecuteFunctions): Promise<void> {
-	const run = await runOf(ctx).catch(() => undefined);
-	const learned = run?.account.limiter.learned();
-	const credentialId = ctx.getNode().credentials?.cloud4WiApi?.id;
-	if (!run || !learned || !credentialId) return;
-	const entry: StoredLimit = { baseUrl: run.baseUrl, ...learned };
-	const stored = storedLimits(ctx)?.[credentialId];
-	if (stored && (Object.keys(entry) as Array<keyof StoredLimit>).every((k) => stored[k] === entry[k])) return;
-	try {
-		ctx.getWorkflowStaticData('global')[LIMITS_KEY] = { ...storedLimits(ctx), [credentialId]: entry };
-	} catch {
-		// a context without workflow data: the limit stays known to this process only
-	}
-}
-
-/** The credential as read at the start of this run (no read or decryption per item). */
-export async function credentialsOf(ctx: Cloud4WiContext): Promise<ICredentialDataDecryptedObject> {
-	return (await runOf(ctx)).credentials;
-}
-
-/** After a logout: the token is dead, the next request logs in. */
-export async function forgetToken(ctx: Cloud4WiContext): Promise<void> {
-	const run = await runOf(ctx);
-	run.refused.add(run.token);
-	if (run.account.token === run.token) run.account.token = '';
-	run.token = '';
-}
-
-/** What came back for one try: an answer with its body as text, or why there was none. */
-type Answer =
-	| { status: number; headers: Record<string, unknown>; text: string }
-	| { failure: 'timeout' | 'network' | 'tooLarge'; reason: string };
 
 /** Waiting on other work ended by a time limit first. */
 const OUT_OF_TIME = Symbol('out of time');
@@ -196,9 +70,8 @@ function within<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof OU
 /** A request's time limit for its whole answer, with the execution's cancel signal where n8n gives one. */
 function limitOf(ctx: Cloud4WiContext, run: Run, ms: number) {
 	const left = run.settings.deadline === undefined ? Number.POSITIVE_INFINITY : run.settings.deadline - Date.now();
-	const timer = AbortSignal.timeout(Math.max(1, Math.min(ms, left)));
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return { timer, cancel, signal: cancel ? AbortSignal.any([timer, cancel]) : timer, ranOut: left < ms };
+	return { ...answerLimit(Math.min(ms, left), cancel), cancel, ranOut: left < ms };
 }
 
 /** The renewal this request leads: how it tells the others the token, or that there is none yet. */
@@ -476,81 +349,5 @@ async function send(ctx: Cloud4WiContext, run: Run, req: ApiRequest, token: stri
 	} catch (error) {
 		if (cancel?.aborted) throw fail(ctx, run, { kind: 'cancelled' }, { ...req, tries: 1 });
 		return noAnswer(error, timer.aborted);
-	}
-}
-
-/** Reads a thrown request error without keeping it (it holds the request, headers included). */
-function noAnswer(error: unknown, timedOut: boolean): Answer {
-	const e = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-	const code = e.code ?? e.cause?.code ?? '';
-	const message = `${e.message ?? ''} ${e.cause?.message ?? ''}`;
-	if (timedOut || code === 'ECONNABORTED' || /timeout of \d+ms exceeded/.test(message)) {
-		return { failure: 'timeout', reason: 'timeout' };
-	}
-	const reason =
-		NETWORK_REASONS[code] ?? (/aborted/i.test(message) ? 'the answer was cut short' : code || 'network error');
-	return { failure: 'network', reason };
-}
-
-interface BodyStream {
-	on(event: string, listener: (arg: unknown) => void): unknown;
-	destroy(): unknown;
-}
-
-/** An answer's status, headers and body text, the body read as it streams in up to MOST_ANSWER_BYTES. */
-async function answerOf(response: unknown): Promise<Answer> {
-	const {
-		statusCode,
-		headers = {},
-		body,
-	} = response as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-	const stream = body as BodyStream | undefined;
-	if (typeof stream?.on !== 'function' || typeof stream.destroy !== 'function') {
-		const text =
-			typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body ?? '');
-		return { status: statusCode, headers, text: body === undefined || body === null ? '' : text };
-	}
-	const text = await new Promise<string | undefined>((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		let settled = false;
-		stream.on('data', (chunk) => {
-			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-			size += buffer.length;
-			if (size <= MOST_ANSWER_BYTES) return void chunks.push(buffer);
-			settled = true;
-			stream.destroy();
-			resolve(undefined);
-		});
-		stream.on('end', () => {
-			settled = true;
-			resolve(Buffer.concat(chunks, size).toString('utf8'));
-		});
-		// The headers came, the body stopped ('close' follows every 'end' too: no error is built then, ~15 µs an answer).
-		const cutShort = () => {
-			if (!settled) reject(Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' }));
-		};
-		stream.on('error', cutShort);
-		stream.on('close', cutShort);
-	});
-	if (text === undefined) return { failure: 'tooLarge', reason: 'too large' };
-	return { status: statusCode, headers, text };
-}
-
-/** What a body that is not a JSON object was, in words. */
-function notJson(text: string): string {
-	return /^\s*<(?:!doctype|html|head|body)/i.test(text)
-		? 'an HTML page instead of JSON'
-		: 'a body that is not JSON, or was cut short';
-}
-
-/** The JSON object of a body, or undefined; a bare list comes as `{ records }` (the spec shows no body for some lists). */
-function jsonObject(text: string): IDataObject | undefined {
-	try {
-		const parsed: unknown = JSON.parse(text);
-		if (Array.isArray(parsed)) return { records: parsed as IDataObject[] };
-		return parsed && typeof parsed === 'object' ? (parsed as IDataObject) : undefined;
-	} catch {
-		return undefined;
 	}
 }

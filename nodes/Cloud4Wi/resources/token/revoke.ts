@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { cloud4WiApiRequest, forgetToken } from '../../shared/transport';
+import { forgetToken } from '../../shared/runs';
+import { cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
 // No fields: it revokes the token the credential holds; the next request logs in again by itself.

@@ -1,0 +1,88 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { NETWORK_REASONS } from './errors';
+
+/** Reading one try's answer: its status, headers and body as text, or why there was none. */
+
+/** Largest answer read: a page of 10,000 contacts is about 17 MB of JSON; an answer without end must not fill memory. */
+const MOST_ANSWER_BYTES = 64 * 1024 * 1024;
+/** What came back for one try: an answer with its body as text, or why there was none. */
+export type Answer =
+	| { status: number; headers: Record<string, unknown>; text: string }
+	| { failure: 'timeout' | 'network' | 'tooLarge'; reason: string };
+
+/** Reads a thrown request error without keeping it (it holds the request, headers included). */
+export function noAnswer(error: unknown, timedOut: boolean): Answer {
+	const e = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+	const code = e.code ?? e.cause?.code ?? '';
+	const message = `${e.message ?? ''} ${e.cause?.message ?? ''}`;
+	if (timedOut || code === 'ECONNABORTED' || /timeout of \d+ms exceeded/.test(message)) {
+		return { failure: 'timeout', reason: 'timeout' };
+	}
+	const reason =
+		NETWORK_REASONS[code] ?? (/aborted/i.test(message) ? 'the answer was cut short' : code || 'network error');
+	return { failure: 'network', reason };
+}
+
+interface BodyStream {
+	on(event: string, listener: (arg: unknown) => void): unknown;
+	destroy(): unknown;
+}
+
+/** An answer's status, headers and body text, the body read as it streams in up to MOST_ANSWER_BYTES. */
+export async function answerOf(response: unknown): Promise<Answer> {
+	const {
+		statusCode,
+		headers = {},
+		body,
+	} = response as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
+	const stream = body as BodyStream | undefined;
+	if (typeof stream?.on !== 'function' || typeof stream.destroy !== 'function') {
+		const text =
+			typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body ?? '');
+		return { status: statusCode, headers, text: body === undefined || body === null ? '' : text };
+	}
+	const text = await new Promise<string | undefined>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let settled = false;
+		stream.on('data', (chunk) => {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+			size += buffer.length;
+			if (size <= MOST_ANSWER_BYTES) return void chunks.push(buffer);
+			settled = true;
+			stream.destroy();
+			resolve(undefined);
+		});
+		stream.on('end', () => {
+			settled = true;
+			resolve(Buffer.concat(chunks, size).toString('utf8'));
+		});
+		// The headers came, the body stopped ('close' follows every 'end' too: no error is built then, ~15 µs an answer).
+		const cutShort = () => {
+			if (!settled) reject(Object.assign(new Error('The answer was cut short'), { code: 'ERR_BAD_RESPONSE' }));
+		};
+		stream.on('error', cutShort);
+		stream.on('close', cutShort);
+	});
+	if (text === undefined) return { failure: 'tooLarge', reason: 'too large' };
+	return { status: statusCode, headers, text };
+}
+
+/** What a body that is not a JSON object was, in words. */
+export function notJson(text: string): string {
+	return /^\s*<(?:!doctype|html|head|body)/i.test(text)
+		? 'an HTML page instead of JSON'
+		: 'a body that is not JSON, or was cut short';
+}
+
+/** The JSON object of a body, or undefined; a bare list comes as `{ records }` (the spec shows no body for some lists). */
+export function jsonObject(text: string): IDataObject | undefined {
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (Array.isArray(parsed)) return { records: parsed as IDataObject[] };
+		return parsed && typeof parsed === 'object' ? (parsed as IDataObject) : undefined;
+	} catch {
+		return undefined;
+	}
+}
