@@ -52,7 +52,7 @@ async function runOnce(load: Load, n: number): Promise<Run> {
 				ids.map((id, i) => ({ id, accepted: i % 2 === 0 })),
 			),
 		);
-		await sb.setLoad({ maxInFlight: 0, maxPerSecond: 0, retryAfterS: 1, refusalLatencyMs: 0, ...load });
+		await sb.setLoad({ maxInFlight: 0, maxPerSecond: 0, retryAfterS: 1, refusalLatencyMs: 0, slowRefusals: false, ...load });
 		await sb.clearRequests();
 		const run = await measure(() => runWorkflow(workflow, store));
 		const output = run.value.output('Cloud4Wi');
@@ -120,6 +120,13 @@ describe('limits of other shapes', () => {
 			// A gateway that takes as long to refuse as to answer: each 429 comes back among the answers sent beside it.
 			const load = { maxInFlight: limit, refusalLatencyMs: LATENCY_MS };
 			await limitCase(`${limit} in flight, 429s after ${LATENCY_MS} ms`, load, (N * LATENCY_MS) / limit);
+		});
+	}
+	for (const limit of [16, 32]) {
+		test(`${limit} in flight, 429s as slow as answers and holding a place`, async () => {
+			// Issue 28's model: a refusal takes as long as an answer and counts in flight meanwhile.
+			const load = { maxInFlight: limit, slowRefusals: true };
+			await limitCase(`${limit} in flight, slow 429s holding a place`, load, (N * LATENCY_MS) / limit);
 		});
 	}
 	test('16 in flight, Retry-After 0', async () => {

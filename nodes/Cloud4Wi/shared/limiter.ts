@@ -5,9 +5,10 @@ import { sleep } from 'n8n-workflow';
  * where loss happened (slow start, then a threshold kept across runs), a 429 in place of a lost packet.
  * - Slow start from 16: +2 per good answer (x3 per round trip), and x2 per 100 ms that a full line hears nothing.
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
- * - The limit: what the service held when it refused the first requests of a congestion. Refused twice in the same
- *   window after its pause, it counts per time: then what it took in the window at its round trip, less a tenth.
- * - Above the limit it probes one more only after 10 minutes, doubling the wait each time the probe is refused.
+ * - The limit: what the service held when it refused the first requests of a congestion, never under half the
+ *   level (TCP's multiplicative decrease) when over 8. Refused twice in one window after its pause, it counts per time: then what it took in the window
+ *   at its round trip, less a tenth. Above the limit it probes one more after 10 minutes (10 s after the limit fell),
+ *   doubling the wait each time the probe is refused.
  * - Starts are paced over the round trip; each run keeps its own Max Concurrent Requests and count.
  */
 
@@ -16,10 +17,10 @@ const START = 16;
 const GROWTH = 2; // bench: "no limit, 300 ms" (+1 per answer: one more round trip to climb)
 const CLIMB_MS = 100; // "a full line that hears nothing"; bench "no limit, 1 s" (2.18x the HTTP node without)
 const RESTART = 2 * START; // bulk.test "a limit met after runs without one" (465-720 refused without)
-const MOST = 1000;
+const [MOST, SECOND, NONE] = [1000, 1000, Number.POSITIVE_INFINITY];
 const [PROBE_AFTER_MS, PROBE_AFTER_MOST_MS] = [10 * 60_000, 8 * 60 * 60_000]; // "each refused probe doubles the wait"
+const PROBE_SOON_MS = 10_000; // a limit that fell (a neighbour, a change) is tried again soon: bench queue 8.8x without
 const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must not pass a poll's budget
-const [SECOND, NONE] = [1000, Number.POSITIVE_INFINITY];
 
 /** What a limiter learned, as the workflow keeps it for the next process (`refusedLevel`: the limit + 1). */
 export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: number };
@@ -36,19 +37,18 @@ export class Limiter {
 	private readonly onTheWay = new Set<Slot>();
 	private readonly waiting: Array<{ run: RunShare; go: (granted: boolean) => void }> = [];
 	private pausedUntil = 0;
-	/** The congestion being read: refusals of requests started before `at`; the first refused read; its cap; `taken`. */
-	private congestion = { at: -NONE, firstSentAt: 0, most: 0, taken: 0 };
+	/** The congestion being read: refusals of requests started before `at`, the first refused read, bounds, `taken`. */
+	private congestion = { at: -NONE, firstSentAt: 0, least: 1, most: 0, taken: 0 };
 	private probeAt = 0;
 	private probeAfterMs = PROBE_AFTER_MS;
 	private answers: Array<{ at: number; took: number }> = []; // good answers of the last second
 	private nextStartAt = 0;
 	private grewAt = 0; // last growth: the timed climb and the probe wait from it
-
 	/** Starts from what an earlier process learned (values out of range are ignored: bulk.test). */
 	constructor(known?: Learned) {
 		const { refusedLevel = 0, refusedAt = NONE, probeAfterMs = 0 } = known ?? {};
 		const level = Number.isInteger(refusedLevel) && refusedLevel >= 2 && refusedLevel <= MOST + 1;
-		const probe = probeAfterMs >= PROBE_AFTER_MS && probeAfterMs <= PROBE_AFTER_MOST_MS && refusedAt <= Date.now();
+		const probe = probeAfterMs >= PROBE_SOON_MS && probeAfterMs <= PROBE_AFTER_MOST_MS && refusedAt <= Date.now();
 		if (!level || !probe) return;
 		this.limit = this.level = refusedLevel - 1;
 		this.probeAfterMs = probeAfterMs;
@@ -58,7 +58,6 @@ export class Limiter {
 		const { limit, probeAt, probeAfterMs } = this;
 		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: probeAt - probeAfterMs, probeAfterMs };
 	}
-
 	/** A place for a request of `run` once its cap, the level and any pause allow; undefined past `until`. */
 	async acquire(run: RunShare, until: Until = {}): Promise<Slot | undefined> {
 		for (;;) {
@@ -104,7 +103,6 @@ export class Limiter {
 	private roundTrip(): number {
 		return this.answers.length ? Math.min(...this.answers.map((answer) => answer.took)) : 0;
 	}
-
 	/**
 	 * How many the service held when it refused `slot`: started before it, not answered then. It refused as long before
 	 * it was read as the 429 took beyond an answer's time outside the service, up to a round trip ("as slow as answers").
@@ -118,7 +116,6 @@ export class Limiter {
 		for (const answer of this.answers) if (answer.at >= refusedAt && answer.at - answer.took < slot.sentAt) held++;
 		return held;
 	}
-
 	/** A 429: every request pauses ("a 429 pauses every request"), and the congestion is read (see the header). */
 	private limited(slot: Slot, retryAfterMs: number, now: number): void {
 		const pauseEnded = now - (Date.now() - this.pausedUntil); // the last pause's end, on this clock
@@ -129,7 +126,7 @@ export class Limiter {
 		if (slot.sentAt < last.at && slot.sentAt >= last.firstSentAt) return;
 		if (slot.sentAt >= last.at) {
 			const probing = this.limit === NONE || this.level > this.limit;
-			// Taken since the pause, started before this one: answered, and still on the way.
+			// Taken since the pause and started before this one: answered, or still on the way.
 			const answered = this.answers.filter(({ at, took }) => at - took > pauseEnded && at - took < slot.sentAt);
 			const roundTrip = answered.reduce((sum, answer) => sum + answer.took, 0) / answered.length || this.roundTrip();
 			let taken = answered.length;
@@ -140,15 +137,18 @@ export class Limiter {
 			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
 			// A count one high must not raise the limit past a level the service refused.
 			const most = again ? Math.floor((0.9 * taken * roundTrip) / SECOND) : this.level - 1;
-			const refusedProbe = probing && this.limit !== NONE;
-			this.probeAfterMs = refusedProbe ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : PROBE_AFTER_MS;
+			const fell = !probing && !again ? PROBE_SOON_MS : PROBE_AFTER_MS; // a refused probe doubles the wait:
+			this.probeAfterMs = probing && this.limit !== NONE ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : fell;
 			this.probeAt = Date.now() + this.probeAfterMs;
+			// Never under half the level (TCP's decrease; down to 8 so): our count misses a neighbour's (bench queue read 1).
+			const least = again ? 1 : Math.min(Math.ceil(this.level / 2), START / 2);
 			// Every request started so far belongs to it: none starts before the next start given.
-			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, taken: window };
+			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, least, most, taken: window };
 			this.limit = 0;
 		}
 		this.congestion.firstSentAt = slot.sentAt;
-		this.limit = Math.max(1, Math.min(Math.max(this.limit, this.held(slot, now)), this.congestion.most));
+		const { least, most } = this.congestion;
+		this.limit = Math.max(1, least, Math.min(Math.max(this.limit, this.held(slot, now)), most));
 		this.level = Math.min(this.level, this.limit);
 	}
 
