@@ -2,7 +2,7 @@
  * Fixtures of the end-to-end layer: the sandbox (the stand-in Cloud4Wi, in its own process, as `npm run sandbox`
  * starts it) and a real n8n with this package installed the way users install it (`npm install <tarball>` in the
  * user folder's `.n8n/nodes`). scripts/e2e-n8n.sh installs n8n, packs the package and installs the tarball once per
- * n8n version (E2E_NODES_DIR), then runs these tests.
+ * n8n version (E2E_NODES_DIR), then runs these tests, two suites at a time.
  * Every process started here runs in its own process group and is stopped by the suite that started it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -253,7 +253,7 @@ export interface N8n {
 	packageDir: string;
 	/** The n8n CLI with this instance's environment (its user folder, database, encryption key). */
 	cli(args: string[], timeoutMs?: number): Promise<CommandResult>;
-	/** `n8n start`, until it answers on /healthz/readiness (and, if given, until `until(log)` holds). */
+	/** `n8n start`, until its REST API is up and it answers on /healthz/readiness (and, if given, `until(log)` holds). */
 	start(options?: { logLevel?: string; until?: (log: string) => boolean; logFile?: string }): Promise<void>;
 	stop(): Promise<void>;
 	readonly url: string;
@@ -360,6 +360,8 @@ export async function prepareN8n(line: N8nLine, dir: string): Promise<N8n> {
 			await waitFor(`n8n ${version} starts (log: ${logFile})`, 180_000, async () => {
 				if (!started.running) throw new Error(`n8n exited:\n${started.log().slice(-3000)}`);
 				if (until && !until(started.log())) return false;
+				// n8n 1.x is ready (healthz) before its REST API is there; both print this line once it is
+				if (!started.log().includes('Editor is now accessible via')) return false;
 				try {
 					return (await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) })).ok;
 				} catch {
