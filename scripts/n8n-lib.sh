@@ -40,7 +40,7 @@ ensure_chromium() {
 	[[ -x /usr/bin/chromium ]] && return 0
 	local sudo=""
 	[[ "$(id -u)" == 0 ]] || sudo="sudo"
-	{ $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium; } >"$1" 2>&1
+	{ $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends chromium; } >"$1" 2>&1
 }
 
 # What e2e needs (both n8n and chromium), installed side by side in the background so the installs overlap other
