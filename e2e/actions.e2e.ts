@@ -1,14 +1,15 @@
 /**
  * Every operation of the action node in a real n8n, on both lines (2.40.7 and 1.123.81): the action workflows
- * (e2e/workflows/actions, written by make-workflows.js) run with `n8n execute`, as separate processes; their output
- * and the requests the sandbox saw are checked by e2e/check-actions.ts. Then the token-expiry workflow runs three
- * times across an expiry, the service answering 403 and then 401.
+ * (e2e/workflows/actions, written by make-workflows.js) run one after another in one `n8n start`, as the owner runs
+ * them (POST /rest/workflows/:id/run); their run data and the requests the sandbox saw are checked by
+ * e2e/check-actions.ts. Then, with `n8n execute` since separate processes are the point: the token-expiry workflow
+ * three times across an expiry, the service answering 403 and then 401, and the learned-limit workflow twice.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 import { actionChecks } from './check-actions';
-import { parseExecuteOutput, runError } from './execute-output';
+import { parseExecuteOutput, runError, runFromEditor } from './execute-output';
 import type { CheckResult as Check } from './trigger-events';
 import {
 	importWorkflows,
@@ -27,6 +28,10 @@ const EXPIRY = join(ROOT, 'e2e', 'workflows', 'expiry.json');
 const LEARNED_LIMIT = join(ROOT, 'e2e', 'workflows', 'learned-limit.json');
 const CREDENTIAL = { id: 'c4wE2eCred000001', name: 'Cloud4Wi sandbox (e2e)' }; // as the workflow files name it
 const LOGIN = '/v1/sts/login/services';
+const actionFiles = () =>
+	readdirSync(ACTIONS)
+		.filter((f) => f.endsWith('.json'))
+		.sort();
 
 interface LoggedRequest {
 	method: string;
@@ -76,28 +81,35 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		sandbox = await startSandbox(dir);
 		n8n = await prepareN8n(line, dir);
 		await n8n.importCredential(sandbox, CREDENTIAL.id, CREDENTIAL.name);
-		await importWorkflows(n8n, ACTIONS);
-		await importWorkflows(n8n, EXPIRY);
-		await importWorkflows(n8n, LEARNED_LIMIT);
+		// One import for all of them: every n8n CLI command is a start-up of several seconds.
+		const workflows = join(dir, 'workflows');
+		mkdirSync(workflows);
+		for (const file of [...actionFiles().map((f) => join(ACTIONS, f)), EXPIRY, LEARNED_LIMIT])
+			copyFileSync(file, join(workflows, basename(file)));
+		await importWorkflows(n8n, workflows);
 
-		// Each workflow in its own `n8n execute` process, with the requests it caused, for check-actions.ts.
+		// The action workflows in one `n8n start`, one after another as the owner runs them, each with the requests it
+		// caused, for check-actions.ts.
+		await n8n.start();
+		await n8n.setupOwner();
 		await state('state-start.json');
-		for (const file of readdirSync(ACTIONS)
-			.filter((f) => f.endsWith('.json'))
-			.sort()) {
+		for (const file of actionFiles()) {
 			const key = file.replace(/\.json$/, '');
 			const { id } = JSON.parse(readFileSync(join(ACTIONS, file), 'utf8')) as { id: string };
 			if (key.includes('token-revoke')) await state('state-before-revoke.json');
 			await sandbox.admin('DELETE', '/__admin/requests');
-			const result = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
-			writeFileSync(join(dir, `${key}.out`), result.stdout);
-			writeFileSync(join(dir, `${key}.err`), result.stderr);
-			writeFileSync(join(dir, `${key}.rc`), String(result.code));
+			try {
+				const { status, run } = await runFromEditor(n8n, id, 'Start');
+				writeFileSync(join(dir, `${key}.run.json`), JSON.stringify({ ...run, status }));
+			} catch (error) {
+				writeFileSync(join(dir, `${key}.error`), String((error as Error).stack ?? error));
+			}
 			await sandbox
 				.admin('GET', '/__admin/requests')
 				.then((r) => writeFileSync(join(dir, `${key}.requests.json`), JSON.stringify(r)));
 		}
 		await state('state-end.json');
+		await n8n.stop(); // the CLI commands below open the same database
 		const exported = await n8n.cli([
 			'export:credentials',
 			'--all',
@@ -109,8 +121,9 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 	}, 900_000);
 
 	afterAll(async () => {
+		await n8n?.stop();
 		await sandbox?.stop();
-	});
+	}, 60_000);
 
 	test('the package is installed as users install it: every file package.json names for n8n is there', () => {
 		const manifest = JSON.parse(readFileSync(join(n8n.packageDir, 'package.json'), 'utf8')) as {

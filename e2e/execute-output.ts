@@ -1,5 +1,5 @@
-// Run data of n8n 2.40.7: read from what `n8n execute --id ID --rawOutput` printed, or from a run started over its REST
-// API as the editor starts one (`runFromEditor`).
+// Run data of n8n 2.40.7 and 1.123.81: read from what `n8n execute --id ID --rawOutput` printed, or from a run started
+// over its REST API as the editor starts one (`runFromEditor`).
 // For `n8n execute`: even with --rawOutput some log lines come first on stdout; the run data is the pretty-printed
 // JSON object from a line "{" to the next line "}".
 // A failed run prints the same JSON followed by "Error executing workflow" and a stack.
@@ -69,7 +69,10 @@ export async function runFromEditor(
 	trigger: string,
 	timeoutMs = 60_000,
 ): Promise<{ status: string; run: Json }> {
+	// n8n 1.x runs the workflow the editor sends it; 2.x reads it from its database and ignores this.
+	const workflowData = await n8n.rest('GET', `/rest/workflows/${workflowId}`);
 	const started = await n8n.rest<{ executionId?: string }>('POST', `/rest/workflows/${workflowId}/run`, {
+		workflowData,
 		triggerToStartFrom: { name: trigger },
 	});
 	if (!started.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(started)}`);

@@ -1,11 +1,21 @@
 /**
  * Fixtures of the end-to-end layer: the sandbox (the stand-in Cloud4Wi, in its own process, as `npm run sandbox`
  * starts it) and a real n8n with this package installed the way users install it (`npm install <tarball>` in the
- * user folder's `.n8n/nodes`). scripts/e2e-n8n.sh installs n8n and packs the package, then runs these tests.
+ * user folder's `.n8n/nodes`). scripts/e2e-n8n.sh installs n8n, packs the package and installs the tarball once per
+ * n8n version (E2E_NODES_DIR), then runs these tests, two suites at a time.
  * Every process started here runs in its own process group and is stopped by the suite that started it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -243,7 +253,7 @@ export interface N8n {
 	packageDir: string;
 	/** The n8n CLI with this instance's environment (its user folder, database, encryption key). */
 	cli(args: string[], timeoutMs?: number): Promise<CommandResult>;
-	/** `n8n start`, until it answers on /healthz/readiness (and, if given, until `until(log)` holds). */
+	/** `n8n start`, until its REST API is up and it answers on /healthz/readiness (and, if given, `until(log)` holds). */
 	start(options?: { logLevel?: string; until?: (log: string) => boolean; logFile?: string }): Promise<void>;
 	stop(): Promise<void>;
 	readonly url: string;
@@ -259,16 +269,8 @@ export interface N8n {
 	importCredential(sandbox: Sandbox, id: string, name: string): Promise<void>;
 }
 
-/**
- * An n8n of the given line with the packed package installed in a fresh user folder under `dir`. Nothing runs
- * until `start()`; the CLI commands work at once.
- */
-export async function prepareN8n(line: N8nLine, dir: string): Promise<N8n> {
-	const { version, home } = N8N_VERSIONS[line];
-	const bin = join(home, 'node_modules', '.bin', 'n8n');
-	if (!existsSync(bin)) throw new Error(`n8n ${version} is not installed in ${home} (scripts/e2e-n8n.sh installs it)`);
-	const userFolder = join(dir, 'home');
-	const nodes = join(userFolder, '.n8n', 'nodes');
+/** `npm install <tarball>` in a fresh nodes folder, as users install a community package. */
+async function installTarball(nodes: string, dir: string): Promise<void> {
 	mkdirSync(nodes, { recursive: true });
 	writeFileSync(
 		join(nodes, 'package.json'),
@@ -280,6 +282,24 @@ export async function prepareN8n(line: N8nLine, dir: string): Promise<N8n> {
 	});
 	writeFileSync(join(dir, 'nodes-install.log'), installed.stdout + installed.stderr);
 	if (installed.code !== 0) throw new Error(`npm install of the tarball into ${nodes} failed:\n${installed.stderr}`);
+}
+
+/**
+ * An n8n of the given line with the packed package installed in a fresh user folder under `dir`. Nothing runs
+ * until `start()`; the CLI commands work at once.
+ */
+export async function prepareN8n(line: N8nLine, dir: string): Promise<N8n> {
+	const { version, home } = N8N_VERSIONS[line];
+	const bin = join(home, 'node_modules', '.bin', 'n8n');
+	if (!existsSync(bin)) throw new Error(`n8n ${version} is not installed in ${home} (scripts/e2e-n8n.sh installs it)`);
+	const userFolder = join(dir, 'home');
+	const nodes = join(userFolder, '.n8n', 'nodes');
+	const shared = process.env.E2E_NODES_DIR && join(process.env.E2E_NODES_DIR, version);
+	if (shared && existsSync(join(shared, 'node_modules', 'n8n-nodes-cloud4wi'))) {
+		// scripts/e2e-n8n.sh installed the tarball once for this version; n8n only reads its nodes folder
+		mkdirSync(join(userFolder, '.n8n'), { recursive: true });
+		symlinkSync(shared, nodes);
+	} else await installTarball(nodes, dir);
 
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
@@ -340,6 +360,8 @@ export async function prepareN8n(line: N8nLine, dir: string): Promise<N8n> {
 			await waitFor(`n8n ${version} starts (log: ${logFile})`, 180_000, async () => {
 				if (!started.running) throw new Error(`n8n exited:\n${started.log().slice(-3000)}`);
 				if (until && !until(started.log())) return false;
+				// n8n 1.x is ready (healthz) before its REST API is there; both print this line once it is
+				if (!started.log().includes('Editor is now accessible via')) return false;
 				try {
 					return (await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) })).ok;
 				} catch {
