@@ -26,6 +26,7 @@ import {
 const ACTIONS = join(ROOT, 'e2e', 'workflows', 'actions');
 const EXPIRY = join(ROOT, 'e2e', 'workflows', 'expiry.json');
 const LEARNED_LIMIT = join(ROOT, 'e2e', 'workflows', 'learned-limit.json');
+const ADAPTER = join(ROOT, 'e2e', 'workflows', 'adapter.json');
 const CREDENTIAL = { id: 'c4wE2eCred000001', name: 'Cloud4Wi sandbox (e2e)' }; // as the workflow files name it
 const LOGIN = '/v1/sts/login/services';
 const actionFiles = () =>
@@ -37,6 +38,7 @@ interface LoggedRequest {
 	method: string;
 	path: string;
 	status: number;
+	at: number;
 }
 
 /** The check names, known before anything runs: the checks run over an empty folder all fail, but are all there. */
@@ -84,7 +86,7 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		// One import for all of them: every n8n CLI command is a start-up of several seconds.
 		const workflows = join(dir, 'workflows');
 		mkdirSync(workflows);
-		for (const file of [...actionFiles().map((f) => join(ACTIONS, f)), EXPIRY, LEARNED_LIMIT])
+		for (const file of [...actionFiles().map((f) => join(ACTIONS, f)), EXPIRY, LEARNED_LIMIT, ADAPTER])
 			copyFileSync(file, join(workflows, basename(file)));
 		await importWorkflows(n8n, workflows);
 
@@ -171,6 +173,57 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		});
 		test('the next execution reuses the renewed token stored in the credential', () => {
 			expect({ refused: runs[2].refused, logins: runs[2].logins }).toEqual({ refused: 0, logins: 0 });
+		});
+	});
+
+	/**
+	 * What nodes/Cloud4Wi/shared/n8nLogin.ts relies on in this n8n (test/adapter.test.ts checks it in n8n-core): with the
+	 * token emptied, n8n logs in, stores the token and sends the request through the credential's authenticate, which
+	 * tells the requests waiting for the token. Five contact reads meet an expired token at once; one carries the login
+	 * through n8n, the other four must go on once the token is known, not after the carried read's answer (2 s).
+	 */
+	describe('a login carried by one request while four wait for it (the n8n adapter)', () => {
+		const runs: Array<{ code: number | null; error: string | null; logins: number; reads: LoggedRequest[] }> = [];
+		const READ = /^\/v2\/customers\/[0-9a-f]{24}$/;
+		beforeAll(async () => {
+			await sandbox.admin('POST', '/__admin/expired-status', { status: 403 }); // as the vendor documents
+			await sandbox.admin('POST', '/__admin/faults', {
+				method: 'GET',
+				path: '^/v2/customers/organizations/',
+				expireTokensAfter: true,
+			});
+			// The five refused reads pass; the five sent with the new token take 2 s to answer.
+			await sandbox.admin('POST', '/__admin/faults', {
+				method: 'GET',
+				path: READ.source,
+				skip: 5,
+				delayMs: 2000,
+				times: 5,
+			});
+			await executeTimes('c4wE2eAdapter001', 2, 'adapter', async (_, seen, ran) => {
+				const reads = seen.filter((r) => r.method === 'GET' && READ.test(r.path));
+				runs.push({ code: ran.code, error: ran.error, logins: seen.filter((r) => r.path === LOGIN).length, reads });
+			});
+		}, 300_000);
+
+		test('the run succeeds: the five reads refused for the expired token are sent again with one login', () => {
+			expect({ code: runs[0].code, error: runs[0].error, logins: runs[0].logins }).toEqual({
+				code: 0,
+				error: null,
+				logins: 1,
+			});
+			expect(runs[0].reads.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 200, 200, 200, 200, 200]);
+		});
+		test('the four waiting reads go on as soon as n8n has the token, not after the answer of the read that carried it', () => {
+			const sent = runs[0].reads.slice(5).map((r) => r.at);
+			expect(Math.max(...sent) - Math.min(...sent)).toBeLessThan(1_000);
+		});
+		test('n8n stored the token: the next execution, a new process, logs in no more', () => {
+			expect({ code: runs[1].code, error: runs[1].error, logins: runs[1].logins }).toEqual({
+				code: 0,
+				error: null,
+				logins: 0,
+			});
 		});
 	});
 

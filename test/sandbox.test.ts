@@ -660,6 +660,14 @@ describe('faults', () => {
 		expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(200);
 	});
 
+	it('expireTokensAfter: the request is answered with its token, and every token expires after it', async () => {
+		const { sb, token } = ctx;
+		sb.addFault({ method: 'GET', path: '^/v2/segments/', expireTokensAfter: true });
+		expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(200);
+		expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(403);
+		ctx.token = await login(sb); // the tests after this one need a live token
+	});
+
 	it('is configurable through the admin door', async () => {
 		const { sb, token } = ctx;
 		expect((await call(sb, 'POST', '/__admin/faults', { body: { status: 500 } })).status).toBe(200);

@@ -112,6 +112,8 @@ export interface Fault {
 	skip?: number;
 	/** Expire every issued token when it applies; without a status the request is then served normally (and refused). */
 	expireTokens?: boolean;
+	/** Expire every issued token once this request is answered (it is served with its token). */
+	expireTokensAfter?: boolean;
 	/** Seconds, sent as Retry-After. */
 	retryAfter?: number;
 	/** Sent as the Location header (with a 3xx `status`: a redirect). */

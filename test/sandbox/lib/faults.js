@@ -21,6 +21,7 @@ class FaultList {
 			!spec.delayMs &&
 			!spec.destroy &&
 			!spec.expireTokens &&
+			!spec.expireTokensAfter &&
 			spec.rawBody === undefined &&
 			!spec.truncate &&
 			!spec.trickleMs &&
@@ -28,7 +29,7 @@ class FaultList {
 			!spec.repeat
 		) {
 			throw new Error(
-				'A fault needs a status, delayMs, destroy, expireTokens, rawBody, truncate, trickleMs, endless or repeat',
+				'A fault needs a status, delayMs, destroy, expireTokens, expireTokensAfter, rawBody, truncate, trickleMs, endless or repeat',
 			);
 		}
 		if (spec.location !== undefined && typeof spec.location !== 'string')

@@ -204,6 +204,7 @@ function createHttpServer({ state, dispatch, admin }) {
 		if (!repeated) state.faults.remember(request.method, request.pathname, reply);
 		entry.status = reply.status ?? 200;
 		send(res, reply);
+		if (fault?.expireTokensAfter) state.tokens.expireAll(); // answered; the requests after it meet an expired token
 	}
 
 	const server = http.createServer(async (req, res) => {
