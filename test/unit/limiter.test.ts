@@ -242,10 +242,10 @@ describe('the pause and the probe', () => {
 		await run(limiter, service, inFlight16, 300); // the probe is due: 17 tried, refused
 		expect(service.pauses).toBe(1);
 		expect(limiter.learned()).toMatchObject({ refusedLevel: 17, probeAfterMs: minutes(20) });
-		jest.setSystemTime(Date.now() + minutes(10));
+		await jest.advanceTimersByTimeAsync(minutes(10));
 		await run(limiter, new Service(inFlight16), inFlight16, 300); // not due yet: no refusal
 		expect(limiter.learned()).toMatchObject({ probeAfterMs: minutes(20) });
-		jest.setSystemTime(Date.now() + minutes(11));
+		await jest.advanceTimersByTimeAsync(minutes(11));
 		await run(limiter, new Service(inFlight16), inFlight16, 300);
 		expect(limiter.learned()).toMatchObject({ refusedLevel: 17, probeAfterMs: minutes(40) });
 		const lower: Model = { ...inFlight16, inFlight: 12 };

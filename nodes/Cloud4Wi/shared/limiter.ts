@@ -5,10 +5,10 @@ import { sleep } from 'n8n-workflow';
  * where loss happened (slow start, then a threshold kept across runs), a 429 in place of a lost packet.
  * - Slow start from 16: +2 per good answer (x3 per round trip), and x2 per 100 ms that a full line hears nothing.
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
- * - The limit: what the service held when it refused the first requests of a congestion, never under half the
- *   level (TCP's multiplicative decrease) when over 8. Refused twice in one window after its pause, it counts per time: then what it took in the window
- *   at its round trip, less a tenth. Above the limit it probes one more after 10 minutes (10 s after the limit fell),
- *   doubling the wait each time the probe is refused.
+ * - The limit: what the service held when it refused the first requests of a congestion, never under half the level
+ *   (TCP's multiplicative decrease, down to 8 so). Refused twice in one window after its pause, it counts per time:
+ *   then what it took in the window at its round trip, less a tenth. Above the limit it probes +1 per round trip after
+ *   10 minutes (10 s after the limit fell), the wait doubling each time a probe is refused.
  * - Starts are paced over the round trip; each run keeps its own Max Concurrent Requests and count.
  */
 
@@ -28,7 +28,8 @@ export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: n
 export type RunShare = { readonly cap: number; inFlight: number };
 /** A request on its way, and when it started (performance.now(); NONE while it waits its paced turn). */
 export type Slot = { readonly run: RunShare; sentAt: number };
-type Until = { deadline?: number; signal?: AbortSignal };
+/** When a request stops waiting (a poll's deadline, a cancel); `first`: it leads a login, the others wait for it. */
+type Until = { deadline?: number; signal?: AbortSignal; first?: boolean };
 export type Outcome = 'answered' | 'limited' | 'failed';
 
 export class Limiter {
@@ -37,13 +38,12 @@ export class Limiter {
 	private readonly onTheWay = new Set<Slot>();
 	private readonly waiting: Array<{ run: RunShare; go: (granted: boolean) => void }> = [];
 	private pausedUntil = 0;
-	/** The congestion being read: refusals of requests started before `at`, the first refused read, bounds, `taken`. */
-	private congestion = { at: -NONE, firstSentAt: 0, least: 1, most: 0, taken: 0 };
-	private probeAt = 0;
+	/** The last congestion: when (refusals of requests started before `at`), its first refused read, cap, `taken`. */
+	private congestion = { at: -NONE, firstSentAt: 0, most: 0, taken: 0 };
 	private probeAfterMs = PROBE_AFTER_MS;
 	private answers: Array<{ at: number; took: number }> = []; // good answers of the last second
 	private nextStartAt = 0;
-	private grewAt = 0; // last growth: the timed climb and the probe wait from it
+
 	/** Starts from what an earlier process learned (values out of range are ignored: bulk.test). */
 	constructor(known?: Learned) {
 		const { refusedLevel = 0, refusedAt = NONE, probeAfterMs = 0 } = known ?? {};
@@ -52,12 +52,13 @@ export class Limiter {
 		if (!level || !probe) return;
 		this.limit = this.level = refusedLevel - 1;
 		this.probeAfterMs = probeAfterMs;
-		this.probeAt = refusedAt + probeAfterMs;
+		this.congestion.at = performance.now() - (Date.now() - refusedAt);
 	}
 	learned(): Learned | undefined {
-		const { limit, probeAt, probeAfterMs } = this;
-		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: probeAt - probeAfterMs, probeAfterMs };
+		const [{ limit, probeAfterMs }, refusedAt] = [this, Date.now() - (performance.now() - this.congestion.at)];
+		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: Math.round(refusedAt), probeAfterMs };
 	}
+
 	/** A place for a request of `run` once its cap, the level and any pause allow; undefined past `until`. */
 	async acquire(run: RunShare, until: Until = {}): Promise<Slot | undefined> {
 		for (;;) {
@@ -91,11 +92,10 @@ export class Limiter {
 		if (outcome === 'answered') {
 			this.answers.push({ at: now, took: now - slot.sentAt });
 			while (this.answers[0].at < now - SECOND) this.answers.shift();
-			const probe = Date.now() >= this.probeAt && now - this.grewAt >= this.roundTrip();
-			if (this.limit === NONE || probe) {
-				this.level = Math.min(this.level + (this.limit === NONE ? GROWTH : 1), MOST);
-				this.grewAt = now;
-			}
+			// Above the limit once the probe is due: +1 per round trip's answers (TCP's congestion avoidance).
+			const probe = now >= this.congestion.at + this.probeAfterMs;
+			if (this.limit === NONE || probe)
+				this.level = Math.min(this.level + (this.limit === NONE ? GROWTH : 1 / this.level), MOST);
 		}
 		this.wake();
 	}
@@ -136,19 +136,18 @@ export class Limiter {
 			const window = !probing && taken >= this.level && slot.sentAt - pauseEnded < retryAfterMs ? taken : 0;
 			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
 			// A count one high must not raise the limit past a level the service refused.
-			const most = again ? Math.floor((0.9 * taken * roundTrip) / SECOND) : this.level - 1;
+			const most = again ? Math.floor((0.9 * taken * roundTrip) / SECOND) : Math.ceil(this.level) - 1;
 			const fell = !probing && !again ? PROBE_SOON_MS : PROBE_AFTER_MS; // a refused probe doubles the wait:
 			this.probeAfterMs = probing && this.limit !== NONE ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : fell;
-			this.probeAt = Date.now() + this.probeAfterMs;
-			// Never under half the level (TCP's decrease; down to 8 so): our count misses a neighbour's (bench queue read 1).
-			const least = again ? 1 : Math.min(Math.ceil(this.level / 2), START / 2);
 			// Every request started so far belongs to it: none starts before the next start given.
-			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, least, most, taken: window };
+			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, taken: window };
 			this.limit = 0;
 		}
 		this.congestion.firstSentAt = slot.sentAt;
-		const { least, most } = this.congestion;
-		this.limit = Math.max(1, least, Math.min(Math.max(this.limit, this.held(slot, now)), most));
+		// Never under half the level (TCP's decrease; down to 8 so): our count misses a neighbour's (bench queue read 1).
+		const { most } = this.congestion;
+		const least = Math.min(Math.ceil((most + 1) / 2), START / 2);
+		this.limit = Math.floor(Math.max(1, least, Math.min(Math.max(this.limit, this.held(slot, now)), most)));
 		this.level = Math.min(this.level, this.limit);
 	}
 
@@ -180,7 +179,8 @@ export class Limiter {
 			};
 			const go = (granted: boolean) => (until.signal?.removeEventListener('abort', leave), resolve(granted));
 			const waiter = { run, go };
-			this.waiting.push(waiter);
+			if (until.first) this.waiting.unshift(waiter);
+			else this.waiting.push(waiter);
 			until.signal?.addEventListener('abort', leave, { once: true });
 			if (until.deadline !== undefined) void sleep(Math.max(0, until.deadline - Date.now())).then(leave);
 			if (this.limit === NONE && this.waiting.length === 1) void this.climbLater();
@@ -190,9 +190,9 @@ export class Limiter {
 	private async climbLater(): Promise<void> {
 		while (this.waiting.length && this.limit === NONE) {
 			await sleep(CLIMB_MS);
-			if (this.limit === NONE && this.onTheWay.size >= this.level && performance.now() - this.grewAt >= CLIMB_MS) {
+			const heard = this.answers.at(-1)?.at ?? 0;
+			if (this.limit === NONE && this.onTheWay.size >= this.level && performance.now() - heard >= CLIMB_MS) {
 				this.level = Math.min(2 * this.level, MOST);
-				this.grewAt = performance.now();
 				this.wake();
 			}
 		}

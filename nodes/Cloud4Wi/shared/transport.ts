@@ -250,12 +250,23 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 	};
 	for (;;) {
 		if (run.loginFailure) throw fail(this, run, { kind: 'login', said: run.loginFailure }, asked);
-		const token = await tokenFor(this, run, asked);
-		const slot = await run.account.limiter.acquire(run.share, { deadline: run.settings.deadline, signal: cancel });
+		const picked = await tokenFor(this, run, asked);
+		const until = { deadline: run.settings.deadline, signal: cancel, first: typeof picked !== 'string' };
+		const slot = await run.account.limiter.acquire(run.share, until);
 		if (!slot) {
-			if (typeof token !== 'string') token.share({ token: '', fromLogin: false });
+			if (typeof picked !== 'string') picked.share({ token: '', fromLogin: false });
 			if (cancel?.aborted) throw fail(this, run, { kind: 'cancelled' }, asked);
 			throw fail(this, run, { kind: 'timeout', seconds: 0, during: duringOf(this) }, asked);
+		}
+		// Refused while this one waited for its place (an expiry mid-run): the newer token, or none until the login ends.
+		let token = picked;
+		if (typeof token === 'string' && run.refused.has(token)) {
+			token = [run.token, run.account.token].find((newer) => newer && !run.refused.has(newer)) ?? '';
+			if (!token) {
+				run.account.limiter.release(slot, 'failed');
+				continue;
+			}
+			run.token = token;
 		}
 		let outcome: Outcome = 'failed';
 		let pauseMs = 0;
