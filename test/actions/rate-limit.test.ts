@@ -4,7 +4,7 @@
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { actionWorkflow, apiCalls, credentialFor, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { buildWorkflow, runWorkflow } from '../harness/engine';
+import { buildWorkflow, runWorkflow, scaleTimeLimits } from '../harness/engine';
 
 describe('429 Too Many Requests', () => {
 	let ctx: TestContext;
@@ -34,15 +34,17 @@ describe('429 Too Many Requests', () => {
 
 	test('a 429 that does not clear fails after its retries (60 s of waits) with the service message and a hint', async () => {
 		ctx.sb.addFault({ path: '^/v2/segments/', status: 429, retryAfter: 0, times: 10 });
+		scaleTimeLimits(1 / 20); // the minute of waits is 3 s, each back-off a twentieth
 		const { error } = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+		scaleTimeLimits(1);
 		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/segments/')).map((r) => r.status)).toEqual([
 			429, 429, 429, 429, 429, 429, 429, 429,
-		]); // "Retry-After: 0" asked again backs off: 0, 0.5, 1 ... 16 s; the eighth retry's 32 s would pass 60 s
+		]); // "Retry-After: 0" asked again backs off: 0, 0.5, 1 ... 16 s; the eighth retry's 32 s would pass 60 s (at scale)
 		expect(error?.message).toBe('Too many requests: rate limit exceeded');
 		expect(error?.description).toMatch(
 			/^Cloud4Wi kept refusing for its rate limit\. A request is tried again 8 times at most/,
 		);
-	}, 60_000);
+	}, 20_000);
 });
 
 describe('a login refused for load', () => {

@@ -15,11 +15,11 @@ import { sleep } from 'n8n-workflow';
 // Each rule names what keeps it: a test that fails without it (test/unit/limiter.test.ts unless said), or a bench row.
 const START = 16;
 const GROWTH = 2; // bench: "no limit, 300 ms" (+1 per answer: one more round trip to climb)
-const CLIMB_MS = 100; // "a full line that hears nothing"; bench "no limit, 1 s" (2.18x the HTTP node without)
-const RESTART = 2 * START; // bulk.test "a limit met after runs without one" (465-720 refused without)
+const CLIMB_MS = 100; // "a full line that hears nothing"; bench "no limit, 1 s"
+const RESTART = 2 * START; // bulk.test "a limit met after runs without one"
 const [MOST, SECOND, NONE] = [1000, 1000, Number.POSITIVE_INFINITY];
 const [PROBE_AFTER_MS, PROBE_AFTER_MOST_MS] = [10 * 60_000, 8 * 60 * 60_000]; // "each refused probe doubles the wait"
-const PROBE_SOON_MS = 10_000; // a limit that fell (a neighbour, a change) is tried again soon: bench queue 8.8x without
+const PROBE_SOON_MS = 10_000; // a limit that fell (a neighbour, a change) is tried again soon: bench queue
 const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must not pass a poll's budget
 
 /** What a limiter learned, as the workflow keeps it for the next process (`refusedLevel`: the limit + 1). */
@@ -71,7 +71,7 @@ export class Limiter {
 			const slot: Slot = { run, sentAt: NONE };
 			this.onTheWay.add(slot);
 			run.inFlight++;
-			// Paced: a burst comes back as a burst and idles the line while it is read (61 ms answers, not 42, in a real n8n).
+			// Paced: a burst comes back as a burst and idles the line while it is read (bench/README.md, real n8n).
 			const now = performance.now();
 			const spacing = this.roundTrip() / (this.level * (this.limit === NONE ? 1 + GROWTH : 1));
 			// Each start at least a microsecond after the last: its time orders it ("refusing at once" fails on ties).
