@@ -20,15 +20,6 @@ import { answerLimit, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } fro
 
 export { apiPath } from './path';
 export { isTimeout } from './errors';
-export type { Cloud4WiContext } from './runs';
-export {
-	credentialsOf,
-	DEFAULT_MAX_IN_FLIGHT,
-	DEFAULT_TIMEOUT_MS,
-	forgetToken,
-	rememberLimits,
-	startRun,
-} from './runs';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
