@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep, UserError } from 'n8n-workflow';
 
-import { NETWORK_REASONS } from '../nodes/Cloud4Wi/shared/errors';
+import { NETWORK_REASONS } from '../nodes/Cloud4Wi/shared/answers';
 import { authenticated } from '../nodes/Cloud4Wi/shared/n8nLogin';
 import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
 import { answerLimit, timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';

@@ -1,11 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { NETWORK_REASONS } from './errors';
-
 /** Reading one try's answer: its status, headers and body as text, or why there was none. */
 
 /** Largest answer read: a page of 10,000 contacts is about 17 MB of JSON; an answer without end must not fill memory. */
-const MOST_ANSWER_BYTES = 64 * 1024 * 1024;
+export const MOST_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** Words for the network failures a wrong base URL or a cut connection causes (the node and the credential). */
+export const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset before the answer was complete',
+	EPIPE: 'connection broken',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	ETIMEDOUT: 'timed out',
+	ECONNABORTED: 'timed out',
+	ERR_BAD_RESPONSE: 'the answer was cut short',
+	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
+
 /** What came back for one try: an answer with its body as text, or why there was none. */
 export type Answer =
 	| { status: number; headers: Record<string, unknown>; text: string }

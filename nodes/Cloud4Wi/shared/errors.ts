@@ -1,21 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { MOST_ANSWER_BYTES } from './answers';
 import { RATE_LIMIT_RETRIES, timing } from './timing';
-
-/** Words for the network failures a wrong base URL or a cut connection causes (the node and the credential). */
-export const NETWORK_REASONS: Record<string, string> = {
-	ECONNREFUSED: 'connection refused',
-	ECONNRESET: 'connection reset before the answer was complete',
-	EPIPE: 'connection broken',
-	ENOTFOUND: 'host not found',
-	EAI_AGAIN: 'host not found',
-	ETIMEDOUT: 'timed out',
-	ECONNABORTED: 'timed out',
-	ERR_BAD_RESPONSE: 'the answer was cut short',
-	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-};
 
 /** What went wrong with one request, as the user is told. */
 export type Problem =
@@ -39,8 +26,6 @@ export interface Asked {
 	/** Tries made (a create is never sent twice). */
 	tries: number;
 }
-
-const MOST_ANSWER_MB = 64;
 
 const STATUS_HINTS: Record<number, (asked: Asked) => string> = {
 	400: () => 'Cloud4Wi refused a parameter of this request. Check the fields of this operation.',
@@ -84,7 +69,7 @@ const MESSAGES: { [K in Problem['kind']]: (p: Extract<Problem, { kind: K }>, ask
 		retryHint(asked, 'Check the base URL of the credential, or try again later.'),
 	],
 	tooLarge: (_, asked) => [
-		`Cloud4Wi's answer was larger than ${MOST_ANSWER_MB} MB and was not read to the end`,
+		`Cloud4Wi's answer was larger than ${MOST_ANSWER_BYTES / 1024 / 1024} MB and was not read to the end`,
 		asked.method === 'GET'
 			? 'Cloud4Wi pages its lists in far smaller answers: check the base URL of the credential, or narrow the request.'
 			: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',
