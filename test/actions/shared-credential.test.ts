@@ -7,7 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
 import type { TestContext } from '../harness/cloud4wi';
-import { runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { CREDENTIAL_ID, actionWorkflow, runAction, startCloud4Wi } from '../harness/cloud4wi';
+import { buildWorkflow, runWorkflow } from '../harness/engine';
 
 let ctx: TestContext;
 afterEach(async () => {
@@ -23,16 +24,46 @@ const optIn = (max?: number) => ({
 });
 const policiesPath = (id: string) => `/v1/customers/${id}/policies`;
 
+const withCredential = (id: string) => ({ credentials: { cloud4WiApi: { id, name: id } } });
+const asItems = (ids: string[]) => ids.map((id, i) => ({ id, accepted: i % 2 === 0 }));
+
 /** Opt-in writes for `ids`, every other one accepted; the run must fail no item. */
-async function writeOptIns(ids: string[], max?: number) {
-	const result = await runAction(
-		ctx,
-		optIn(max),
-		ids.map((id, i) => ({ id, accepted: i % 2 === 0 })),
-	);
+async function writeOptIns(ids: string[], max?: number, credentialId = CREDENTIAL_ID) {
+	const result = await runAction(ctx, optIn(max), asItems(ids), withCredential(credentialId));
 	expect(result.error).toBeUndefined();
 	expect(result.json.filter((j) => j.error)).toEqual([]);
 	return result;
+}
+
+/**
+ * The credential's account starts at the service's limit, as a later run does from what an earlier one kept in the
+ * workflow: finding it is bulk.test's and the limits bench's, and no run here probes above it.
+ */
+async function knowTheLimit(ids: string[], credentialId = CREDENTIAL_ID) {
+	if (credentialId !== CREDENTIAL_ID) ctx.store.set(credentialId, 'cloud4WiApi', ctx.store.stored(CREDENTIAL_ID));
+	const learned = { baseUrl: ctx.sb.url, refusedLevel: 17, refusedAt: Date.now(), probeAfterMs: 600_000 };
+	const staticData = { global: { cloud4WiLimits: { [credentialId]: learned } } };
+	const workflow = actionWorkflow(optIn(), asItems(ids), withCredential(credentialId));
+	const result = await runWorkflow(buildWorkflow(workflow, staticData), ctx.store);
+	expect(result.error).toBeUndefined();
+	expect(ctx.sb.rateLimited).toBe(0);
+}
+
+/**
+ * Wall time on a shared 2-core machine, where other test files run beside these. Each run together sits between two
+ * runs alone, on a credential of its own (same key, an account the runs together never touch), and the best of three
+ * comparisons counts: a moment of load elsewhere is not read as a slowdown, and a slowdown that stays is.
+ */
+async function slowdown(alone: () => Promise<number>, together: () => Promise<number>): Promise<number> {
+	const ratios: number[] = [];
+	let before = await alone();
+	for (let round = 0; round < 3; round++) {
+		const time = await together();
+		const after = await alone();
+		ratios.push(time / ((before + after) / 2));
+		before = after;
+	}
+	return Math.min(...ratios);
 }
 
 /** The writes Cloud4Wi applied to `ids` (2xx), as [arrival, answer] on its clock. */
@@ -70,36 +101,51 @@ function expectEachOnce(ids: string[]) {
 }
 
 describe('two executions at once on one credential, against a limit of 16 in flight', () => {
+	const ALONE = 'cred-alone';
+
 	test('one with Max Concurrent Requests 1 never has more than one in flight; the other barely slows down', async () => {
 		ctx = await startCloud4Wi({ contacts: 1100, latencyMs: 20, maxInFlight: 16, retryAfterS: 1 });
 		const ids = ctx.sb.data.contacts.map((c) => c.cid);
-		await writeOptIns(ids.slice(1000, 1100)); // finds the limit: both runs below start at it
+		await knowTheLimit(ids.slice(1000, 1100));
+		await knowTheLimit(ids.slice(1000, 1100), ALONE);
 		const [one, many] = [ids.slice(0, 40), ids.slice(100, 900)];
-		ctx.sb.clearRequests();
-		await writeOptIns(many);
-		const alone = span(applied(ctx.sb, many));
-		ctx.sb.clearRequests();
-		await Promise.all([writeOptIns(one, 1), writeOptIns(many)]);
-		expect(mostAtOnce(applied(ctx.sb, one))).toBe(1);
-		expect(span(applied(ctx.sb, many)) / alone).toBeLessThanOrEqual(1.1);
-		expect(ctx.sb.rateLimited).toBe(0);
-		expectEachOnce([...one, ...many]);
+		const alone = async () => {
+			ctx.sb.clearRequests();
+			await writeOptIns(many, undefined, ALONE);
+			return span(applied(ctx.sb, many));
+		};
+		const together = async () => {
+			ctx.sb.clearRequests();
+			await Promise.all([writeOptIns(one, 1), writeOptIns(many)]);
+			expect(mostAtOnce(applied(ctx.sb, one))).toBe(1);
+			expect(ctx.sb.rateLimited).toBe(0);
+			expectEachOnce([...one, ...many]);
+			return span(applied(ctx.sb, many));
+		};
+		expect(await slowdown(alone, together)).toBeLessThanOrEqual(1.1);
 	}, 60_000);
 
 	test('four default executions at once share the limit: none fails, each write once, as fast as one run of all', async () => {
 		ctx = await startCloud4Wi({ contacts: 1300, latencyMs: 20, maxInFlight: 16, retryAfterS: 1 });
 		const ids = ctx.sb.data.contacts.map((c) => c.cid);
-		await writeOptIns(ids.slice(1200, 1300));
-		ctx.sb.clearRequests();
-		await writeOptIns(ids.slice(0, 800));
-		const oneRun = span(applied(ctx.sb, ids.slice(0, 800)));
-		ctx.sb.clearRequests();
-		const parts = [0, 1, 2, 3].map((k) => ids.slice(k * 200, (k + 1) * 200));
-		await Promise.all(parts.map((part) => writeOptIns(part.map((id) => id))));
-		const together = applied(ctx.sb, ids.slice(0, 800));
-		expect(span(together) / oneRun).toBeLessThanOrEqual(1.15);
-		expect(mostAtOnce(together)).toBeLessThanOrEqual(16);
-		expectEachOnce(ids.slice(0, 800));
+		await knowTheLimit(ids.slice(1200, 1300));
+		await knowTheLimit(ids.slice(1200, 1300), ALONE);
+		const all = ids.slice(0, 800);
+		const alone = async () => {
+			ctx.sb.clearRequests();
+			await writeOptIns(all, undefined, ALONE);
+			return span(applied(ctx.sb, all));
+		};
+		const together = async () => {
+			ctx.sb.clearRequests();
+			const parts = [0, 1, 2, 3].map((k) => all.slice(k * 200, (k + 1) * 200));
+			await Promise.all(parts.map((part) => writeOptIns(part)));
+			expect(mostAtOnce(applied(ctx.sb, all))).toBeLessThanOrEqual(16);
+			expect(ctx.sb.rateLimited).toBe(0);
+			expectEachOnce(all);
+			return span(applied(ctx.sb, all));
+		};
+		expect(await slowdown(alone, together)).toBeLessThanOrEqual(1.15);
 	}, 60_000);
 });
 
