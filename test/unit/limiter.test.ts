@@ -3,7 +3,7 @@
  * hundreds of ms late): an in-flight limit that refuses at once, one whose refusals take as long as an answer and hold
  * a place meanwhile, and a per-second window.
  */
-import type { Learned, RunShare, Slot } from '../../nodes/Cloud4Wi/shared/limiter';
+import type { Learned, Slot } from '../../nodes/Cloud4Wi/shared/limiter';
 import { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
 
 beforeEach(() => jest.useFakeTimers());
@@ -69,21 +69,27 @@ class Service {
 	}
 }
 
-/** Sends `n` requests of one run through the limiter to the service, as the transport does (a refused one goes again). */
-async function run(limiter: Limiter, service: Service, model: Model, n: number, cap = 1000) {
-	const share: RunShare = { cap, inFlight: 0 };
-	let mostOfRun = 0;
-	const one = async () => {
-		for (;;) {
-			const slot = (await limiter.acquire(share))!;
-			mostOfRun = Math.max(mostOfRun, share.inFlight);
-			const outcome = await service.serve();
-			limiter.release(slot, outcome, outcome === 'limited' ? model.retryAfterMs : 0);
-			if (outcome === 'answered') return;
+/**
+ * Sends `n` requests of one run through the limiter to the service, as the router and the transport do: `width` workers
+ * (the run's Max Concurrent Requests; all at once by default), a refused request sent again.
+ */
+async function run(limiter: Limiter, service: Service, model: Model, n: number, width = n) {
+	let [left, inFlight, mostOfRun] = [n, 0, 0];
+	const worker = async () => {
+		while (left > 0) {
+			left--; // taken before its first await, as the router takes an item
+			for (;;) {
+				const slot = (await limiter.acquire())!;
+				mostOfRun = Math.max(mostOfRun, ++inFlight);
+				const outcome = await service.serve();
+				inFlight--;
+				limiter.release(slot, outcome, outcome === 'limited' ? model.retryAfterMs : 0);
+				if (outcome === 'answered') break;
+			}
 		}
 	};
 	const started = performance.now();
-	await until(Promise.all(Array.from({ length: n }, one)));
+	await until(Promise.all(Array.from({ length: Math.min(width, n) }, worker)));
 	return { ms: performance.now() - started, mostOfRun };
 }
 
@@ -145,7 +151,7 @@ describe('a per-second limit', () => {
 });
 
 describe('runs that share a credential', () => {
-	test('each keeps its own Max Concurrent Requests; the account level is shared', async () => {
+	test('one with Max Concurrent Requests 1 beside one without: the account level is shared, one pause for both', async () => {
 		const limiter = new Limiter();
 		const service = new Service(inFlight16);
 		const [one, many] = await until(
@@ -175,9 +181,8 @@ describe('queue mode: two processes, each with its own limiter, share one servic
 describe('the climb before any 429', () => {
 	test('starts at 16 in flight; each good answer lets two more go', async () => {
 		const limiter = new Limiter();
-		const share: RunShare = { cap: 1000, inFlight: 0 };
 		const granted: Slot[] = [];
-		for (let i = 0; i < 100; i++) void limiter.acquire(share).then((slot) => granted.push(slot!));
+		for (let i = 0; i < 100; i++) void limiter.acquire().then((slot) => granted.push(slot!));
 		await after(50);
 		expect(granted).toHaveLength(16);
 		for (const slot of granted.slice(0, 4)) limiter.release(slot, 'answered');
@@ -187,9 +192,8 @@ describe('the climb before any 429', () => {
 
 	test('a full line that hears nothing for 100 ms doubles: a service a second away does not slow the climb', async () => {
 		const limiter = new Limiter();
-		const share: RunShare = { cap: 1000, inFlight: 0 };
 		const granted: Slot[] = [];
-		for (let i = 0; i < 200; i++) void limiter.acquire(share).then((slot) => granted.push(slot!));
+		for (let i = 0; i < 200; i++) void limiter.acquire().then((slot) => granted.push(slot!));
 		await after(50);
 		expect(granted).toHaveLength(16);
 		await after(120);
@@ -201,9 +205,8 @@ describe('the climb before any 429', () => {
 	test('a new run on an idle line sends at most 32 at once while no 429 was ever met', async () => {
 		const limiter = new Limiter();
 		await run(limiter, new Service({ latencyMs: 5, retryAfterMs: 0 }), { latencyMs: 5, retryAfterMs: 0 }, 500);
-		const share: RunShare = { cap: 1000, inFlight: 0 };
 		const granted: Slot[] = [];
-		for (let i = 0; i < 100; i++) void limiter.acquire(share).then((slot) => granted.push(slot!));
+		for (let i = 0; i < 100; i++) void limiter.acquire().then((slot) => granted.push(slot!));
 		await after(50);
 		expect(granted).toHaveLength(32);
 	});
@@ -212,9 +215,8 @@ describe('the climb before any 429', () => {
 describe('the pause and the probe', () => {
 	test('a 429 pauses every request for its Retry-After', async () => {
 		const limiter = new Limiter();
-		const share: RunShare = { cap: 1000, inFlight: 0 };
 		const granted: Slot[] = [];
-		for (let i = 0; i < 40; i++) void limiter.acquire(share).then((slot) => granted.push(slot!));
+		for (let i = 0; i < 40; i++) void limiter.acquire().then((slot) => granted.push(slot!));
 		await after(30);
 		limiter.release(granted[15], 'limited', 300);
 		for (const slot of granted.slice(0, 15)) limiter.release(slot, 'answered');
@@ -225,12 +227,11 @@ describe('the pause and the probe', () => {
 	});
 
 	test('a wait for a place ends at the deadline, and in a cancelled execution', async () => {
-		const limiter = new Limiter();
-		const share: RunShare = { cap: 1, inFlight: 0 };
-		await until(limiter.acquire(share));
-		expect(await until(limiter.acquire(share, { deadline: Date.now() + 50 }))).toBeUndefined();
+		const limiter = new Limiter({ refusedLevel: 2, refusedAt: Date.now(), probeAfterMs: 600_000 }); // one at a time
+		await until(limiter.acquire());
+		expect(await until(limiter.acquire({ deadline: Date.now() + 50 }))).toBeUndefined();
 		const cancel = new AbortController();
-		const waiting = limiter.acquire(share, { signal: cancel.signal });
+		const waiting = limiter.acquire({ signal: cancel.signal });
 		cancel.abort();
 		expect(await until(waiting)).toBeUndefined();
 	});

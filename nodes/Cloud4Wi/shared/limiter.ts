@@ -9,7 +9,7 @@ import { sleep } from 'n8n-workflow';
  *   (TCP's multiplicative decrease, down to 8 so). Refused twice in one window after its pause, it counts per time:
  *   then what it took in the window at its round trip, less a tenth. Above the limit it probes +1 per round trip after
  *   10 minutes (10 s after the limit fell), the wait doubling each time a probe is refused.
- * - Starts are paced over the round trip; each run keeps its own Max Concurrent Requests and count.
+ * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
 
 // Each rule names what keeps it: a test that fails without it (test/unit/limiter.test.ts unless said), or a bench row.
@@ -24,10 +24,8 @@ const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must 
 
 /** What a limiter learned, as the workflow keeps it for the next process (`refusedLevel`: the limit + 1). */
 export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: number };
-/** One node run: its Max Concurrent Requests and its requests in flight (shared-credential.test). */
-export type RunShare = { readonly cap: number; inFlight: number };
 /** A request on its way, and when it started (performance.now(); NONE while it waits its paced turn). */
-export type Slot = { readonly run: RunShare; sentAt: number };
+export type Slot = { sentAt: number };
 /** When a request stops waiting (a poll's deadline, a cancel); `first`: it leads a login, the others wait for it. */
 type Until = { deadline?: number; signal?: AbortSignal; first?: boolean };
 export type Outcome = 'answered' | 'limited' | 'failed';
@@ -36,7 +34,7 @@ export class Limiter {
 	private level = START; // requests the account may have in flight now
 	private limit = NONE; // most in flight the service was read to take (NONE until a 429)
 	private readonly onTheWay = new Set<Slot>();
-	private readonly waiting: Array<{ run: RunShare; go: (granted: boolean) => void }> = [];
+	private readonly waiting: Array<() => void> = [];
 	private pausedUntil = 0;
 	/** The last congestion: when (refusals of requests started before `at`), its first refused read, cap, `taken`. */
 	private congestion = { at: -NONE, firstSentAt: 0, most: 0, taken: 0 };
@@ -59,18 +57,17 @@ export class Limiter {
 		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: Math.round(refusedAt), probeAfterMs };
 	}
 
-	/** A place for a request of `run` once its cap, the level and any pause allow; undefined past `until`. */
-	async acquire(run: RunShare, until: Until = {}): Promise<Slot | undefined> {
+	/** A place for a request once the level and any pause allow; undefined past `until`. */
+	async acquire(until: Until = {}): Promise<Slot | undefined> {
 		for (;;) {
 			if (until.signal?.aborted || Date.now() >= (until.deadline ?? NONE)) return undefined;
 			if (this.onTheWay.size === 0 && this.limit === NONE) this.level = Math.min(this.level, RESTART);
-			if (this.pausedUntil > Date.now() || this.onTheWay.size >= this.level || run.inFlight >= run.cap) {
-				if (await this.inLine(run, until)) run.inFlight--; // the place held for it while it woke
+			if (this.pausedUntil > Date.now() || this.onTheWay.size >= this.level) {
+				await this.inLine(until);
 				continue;
 			}
-			const slot: Slot = { run, sentAt: NONE };
+			const slot: Slot = { sentAt: NONE };
 			this.onTheWay.add(slot);
-			run.inFlight++;
 			// Paced: a burst comes back as a burst and idles the line while it is read (bench/README.md, real n8n).
 			const now = performance.now();
 			const spacing = this.roundTrip() / (this.level * (this.limit === NONE ? 1 + GROWTH : 1));
@@ -80,7 +77,6 @@ export class Limiter {
 			if (startAt - now >= 1) await sleep(startAt - now);
 			if (this.pausedUntil <= Date.now()) return Object.assign(slot, { sentAt: startAt });
 			this.onTheWay.delete(slot); // a 429 came in while it waited its turn: it waits like the others
-			run.inFlight--;
 		}
 	}
 
@@ -88,7 +84,6 @@ export class Limiter {
 		const now = performance.now();
 		if (outcome === 'limited') this.limited(slot, retryAfterMs, now);
 		this.onTheWay.delete(slot);
-		slot.run.inFlight--;
 		if (outcome === 'answered') {
 			this.answers.push({ at: now, took: now - slot.sentAt });
 			while (this.answers[0].at < now - SECOND) this.answers.shift();
@@ -157,28 +152,20 @@ export class Limiter {
 		if (left > 0) void sleep(left).then(() => this.wakeAfterPause());
 		else this.wake();
 	}
-	/** Lets as many waiting go as there are places, skipping runs at their own cap. */
+	/** Lets as many waiting go as there are places. */
 	private wake(): void {
 		if (this.pausedUntil > Date.now()) return;
-		for (let i = 0, free = this.level - this.onTheWay.size; free > 0 && i < this.waiting.length; i++) {
-			const { run, go } = this.waiting[i];
-			if (run.inFlight >= run.cap) continue;
-			run.inFlight++; // held for it until it wakes: the run's next waiter does not take it too
-			this.waiting.splice(i--, 1);
-			free--;
-			go(true);
-		}
+		for (let free = this.level - this.onTheWay.size; free > 0 && this.waiting.length; free--) this.waiting.shift()!();
 	}
 
-	/** Waits to be woken (true) or no longer than `until` (false); while climbing, the first in line times the climb. */
-	private inLine(run: RunShare, until: Until): Promise<boolean> {
-		return new Promise<boolean>((resolve) => {
+	/** Waits to be woken, or no longer than `until`; while climbing, the first in line times the climb. */
+	private inLine(until: Until): Promise<void> {
+		return new Promise<void>((resolve) => {
 			const leave = () => {
 				if (this.waiting.includes(waiter)) this.waiting.splice(this.waiting.indexOf(waiter), 1);
-				waiter.go(false);
+				waiter();
 			};
-			const go = (granted: boolean) => (until.signal?.removeEventListener('abort', leave), resolve(granted));
-			const waiter = { run, go };
+			const waiter = () => (until.signal?.removeEventListener('abort', leave), resolve());
 			if (until.first) this.waiting.unshift(waiter);
 			else this.waiting.push(waiter);
 			until.signal?.addEventListener('abort', leave, { once: true });

@@ -130,6 +130,7 @@ export async function route(
 			if (width > 1) await sleep(0);
 		}
 	};
+	// Max Concurrent Requests is the run's own hard cap as its number of workers; the limiter counts the whole account.
 	// Reading an item's parameters is most of its CPU in a real n8n: items start a wave at a time, not all at once.
 	const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
 	const started: Array<Promise<void>> = [];

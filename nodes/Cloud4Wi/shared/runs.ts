@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { cloud4WiBaseUrl, tokenOf } from '../../../credentials/Cloud4WiApi.credentials';
-import type { Learned, RunShare } from './limiter';
+import type { Learned } from './limiter';
 import { Limiter } from './limiter';
 import { timing } from './timing';
 
@@ -49,7 +49,6 @@ export interface Run {
 	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
 	account: Account;
-	share: RunShare;
 	token: string;
 	/** `token` came from a login during this run and has not worked yet. */
 	fresh: boolean;
@@ -86,13 +85,11 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 		account = { limiter: new Limiter(stored?.baseUrl === baseUrl ? stored : undefined), token: '' };
 		accounts.set(key, account);
 	}
-	const share = { cap: settings.maxInFlight, inFlight: 0 };
 	return {
 		settings,
 		credentials,
 		baseUrl,
 		account,
-		share,
 		token: tokenOf(credentials),
 		fresh: false,
 		refused: new Set(),

@@ -243,7 +243,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 		if (run.loginFailure) throw fail(this, run, { kind: 'login', said: run.loginFailure }, asked);
 		const picked = await tokenFor(this, run, asked);
 		const until = { deadline: run.settings.deadline, signal: cancel, first: typeof picked !== 'string' };
-		const slot = await run.account.limiter.acquire(run.share, until);
+		const slot = await run.account.limiter.acquire(until);
 		if (!slot) {
 			if (typeof picked !== 'string') picked.share({ token: '', fromLogin: false });
 			if (cancel?.aborted) throw fail(this, run, { kind: 'cancelled' }, asked);
