@@ -36,8 +36,11 @@ export class Limiter {
 	private readonly onTheWay = new Set<Slot>();
 	private readonly waiting: Array<() => void> = [];
 	private pausedUntil = 0;
-	/** The last congestion: when (refusals of requests started before `at`), its first refused read, cap, `taken`. */
-	private congestion = { at: -NONE, firstSentAt: 0, most: 0, taken: 0 };
+	/**
+	 * The last congestion: when (refusals of requests started before `at`), its first refused read, cap, `taken`, and
+	 * when on the wall clock, kept as given (converted back, it moved by a millisecond and the workflow was rewritten).
+	 */
+	private congestion = { at: -NONE, firstSentAt: 0, most: 0, taken: 0, refusedAt: 0 };
 	private probeAfterMs = PROBE_AFTER_MS;
 	private answers: Array<{ at: number; took: number }> = []; // good answers of the last second
 	private nextStartAt = 0;
@@ -50,11 +53,11 @@ export class Limiter {
 		if (!level || !probe) return;
 		this.limit = this.level = refusedLevel - 1;
 		this.probeAfterMs = probeAfterMs;
-		this.congestion.at = performance.now() - (Date.now() - refusedAt);
+		Object.assign(this.congestion, { at: performance.now() - (Date.now() - refusedAt), refusedAt });
 	}
 	learned(): Learned | undefined {
-		const [{ limit, probeAfterMs }, refusedAt] = [this, Date.now() - (performance.now() - this.congestion.at)];
-		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: Math.round(refusedAt), probeAfterMs };
+		const { limit, probeAfterMs, congestion } = this;
+		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: congestion.refusedAt, probeAfterMs };
 	}
 
 	/** A place for a request once the level and any pause allow; undefined past `until`. */
@@ -135,7 +138,7 @@ export class Limiter {
 			const fell = !probing && !again ? PROBE_SOON_MS : PROBE_AFTER_MS; // a refused probe doubles the wait:
 			this.probeAfterMs = probing && this.limit !== NONE ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : fell;
 			// Every request started so far belongs to it: none starts before the next start given.
-			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, taken: window };
+			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, taken: window, refusedAt: Date.now() };
 			this.limit = 0;
 		}
 		this.congestion.firstSentAt = slot.sentAt;
