@@ -1,6 +1,9 @@
 /** The production time limits, pinned: tests run them scaled down (scaleTimeLimits), so here they are checked as shipped. */
-import { backOff, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from '../../nodes/Cloud4Wi/shared/timing';
+import type { INode } from 'n8n-workflow';
+
+import { cloud4WiError } from '../../nodes/Cloud4Wi/shared/errors';
 import { DEFAULT_TIMEOUT_MS } from '../../nodes/Cloud4Wi/shared/runs';
+import { backOff, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from '../../nodes/Cloud4Wi/shared/timing';
 
 test('the time limits as shipped', () => {
 	expect(timing).toEqual({
@@ -28,4 +31,23 @@ test.each([
 	['an unreadable Retry-After: the back-off', '1e9', [500, 1000, 2000, 4000]],
 ])('the wait before a retry, %s', (_, header, waits) => {
 	expect([0, 1, 2, 3].map((attempt) => waitBeforeRetry(header, attempt))).toEqual(waits);
+});
+
+test('the rate-limit message as shipped names the whole budget of waits (tests that run scaled see a twentieth)', () => {
+	const node: INode = {
+		id: 'n',
+		name: 'Cloud4Wi',
+		type: 'n8n-nodes-cloud4wi.cloud4Wi',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const error = cloud4WiError(
+		node,
+		{ kind: 'status', status: 429, said: 'rate limit exceeded' },
+		{ method: 'GET', tries: 9 },
+	);
+	expect(error.description).toBe(
+		"Cloud4Wi kept refusing for its rate limit. A request is tried again 8 times at most, waiting as Cloud4Wi's Retry-After asks, up to 60 s in all. Try again later, or lower Max Concurrent Requests.",
+	);
 });
