@@ -1,9 +1,8 @@
 /** The production time limits, pinned: tests run them scaled down (scaleTimeLimits), so here they are checked as shipped. */
-import type { INode } from 'n8n-workflow';
-
 import { cloud4WiError } from '../../nodes/Cloud4Wi/shared/errors';
 import { DEFAULT_TIMEOUT_MS } from '../../nodes/Cloud4Wi/shared/runs';
 import { backOff, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from '../../nodes/Cloud4Wi/shared/timing';
+import { ACTION_TYPE, node } from '../harness/cloud4wi';
 
 test('the time limits as shipped', () => {
 	expect(timing).toEqual({
@@ -34,16 +33,8 @@ test.each([
 });
 
 test('the rate-limit message as shipped names the whole budget of waits (tests that run scaled see a twentieth)', () => {
-	const node: INode = {
-		id: 'n',
-		name: 'Cloud4Wi',
-		type: 'n8n-nodes-cloud4wi.cloud4Wi',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
 	const error = cloud4WiError(
-		node,
+		node('Cloud4Wi', ACTION_TYPE, {}),
 		{ kind: 'status', status: 429, said: 'rate limit exceeded' },
 		{ method: 'GET', tries: 9 },
 	);
