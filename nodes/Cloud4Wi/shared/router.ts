@@ -3,11 +3,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
 import type { RunSettings } from './runs';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_TIMEOUT_MS, rememberLimits, startRun } from './runs';
+import { DEFAULT_TIMEOUT_MS, rememberLimits, startRun } from './runs';
 import { inputError, ItemInput } from './input';
 
-/** Most requests in flight one node may ask for. */
-const MAX_IN_FLIGHT = DEFAULT_MAX_IN_FLIGHT;
+/** Default (and most) of Max Concurrent Requests: the limiter finds the service's level, so the default stays out of the way. */
+const MAX_IN_FLIGHT = 1000;
 /** Items started per turn of the event loop: the requests of those read leave before more items are read. */
 const WAVE = 16;
 /** Longest Timeout: an hour is far beyond any answer, and well within what a timer can hold (2^31 ms, with the login's time). */
@@ -26,7 +26,7 @@ export const requestOptionsField: INodeProperties = {
 			name: 'maxConcurrentRequests',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_IN_FLIGHT, numberPrecision: 0 },
-			default: DEFAULT_MAX_IN_FLIGHT,
+			default: MAX_IN_FLIGHT,
 			description:
 				'Most requests to Cloud4Wi in flight at once. The node starts lower, goes up while Cloud4Wi keeps up and backs off when it answers 429. 1 sends one at a time.',
 		},
@@ -42,10 +42,10 @@ export const requestOptionsField: INodeProperties = {
 	],
 };
 
-/** The node's Request Options, checked before any request. */
-function settingsOf(ctx: IExecuteFunctions): Partial<RunSettings> {
+/** The node's Request Options, checked before any request; Max Concurrent Requests is the router's, the rest the run's. */
+function settingsOf(ctx: IExecuteFunctions): Partial<RunSettings> & { maxInFlight?: number } {
 	const options = (ctx.getNodeParameter('requestOptions', 0, {}) ?? {}) as IDataObject;
-	const settings: Partial<RunSettings> = {};
+	const settings: Partial<RunSettings> & { maxInFlight?: number } = {};
 	const max = options.maxConcurrentRequests;
 	if (max !== undefined) {
 		if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_IN_FLIGHT) {
@@ -83,7 +83,7 @@ export async function route(
 	operations: Record<string, Record<string, Operation>>,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const settings = settingsOf(this);
+	const { maxInFlight = MAX_IN_FLIGHT, ...settings } = settingsOf(this);
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 	const stop: { first?: { itemIndex: number; error: NodeApiError | NodeOperationError } } = {};
 	// Once an item failed (no Continue On Fail), the items after it that are read but not sent yet are not sent.
@@ -132,7 +132,7 @@ export async function route(
 	};
 	// Max Concurrent Requests is the run's own hard cap as its number of workers; the limiter counts the whole account.
 	// Reading an item's parameters is most of its CPU in a real n8n: items start a wave at a time, not all at once.
-	const width = Math.min(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, items.length);
+	const width = Math.min(maxInFlight, items.length);
 	const started: Array<Promise<void>> = [];
 	try {
 		for (let i = 0; i < width && !stop.first; i++) {

@@ -16,11 +16,8 @@ export type Cloud4WiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollF
 
 /** Default of the Timeout option: a page of 10,000 records arrives well within it. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Default (and most) of Max Concurrent Requests: the limiter finds the service's level, so the default stays out of the way. */
-export const DEFAULT_MAX_IN_FLIGHT = 1000;
 /** Settings of one node run. */
 export interface RunSettings {
-	maxInFlight: number;
 	timeoutMs: number;
 	/** Epoch ms after which no request starts or goes on (a poll's budget). */
 	deadline?: number;
@@ -98,7 +95,7 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 
 /** Starts a node run with its settings (runs not started so use the defaults); the credential is read on first use. */
 export function startRun(ctx: Cloud4WiContext, settings: Partial<RunSettings>): Promise<Run> {
-	const run = openRun(ctx, { maxInFlight: DEFAULT_MAX_IN_FLIGHT, timeoutMs: timing.answerMs, ...settings });
+	const run = openRun(ctx, { timeoutMs: timing.answerMs, ...settings });
 	run.catch(() => {}); // a failed read is reported by the request that awaits it
 	runs.set(ctx, run);
 	return run;
