@@ -15,7 +15,7 @@ import { apiPath, cloud4WiApiRequest, isTimeout } from '../Cloud4Wi/shared/trans
 import { commaList, notOnOffProblem, onOffOf, organizationIdOf, toIsoInstant } from '../Cloud4Wi/shared/formats';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
-export const LATE_MS = 10 * 60 * 1000;
+const LATE_MS = 10 * 60 * 1000;
 /** The largest page, so a poll with nothing new is one request up to 10,000 events per look-back window. */
 const PAGE_SIZE = MAX_PAGE_SIZE;
 /** Fetch Test Event looks for a matching event among this many of the latest. */

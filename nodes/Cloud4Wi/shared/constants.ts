@@ -13,7 +13,7 @@ export const FILTERABLE_EVENT_KINDS = [
 ] as const;
 
 /** Every kind the event lists can carry; the last three cannot be filtered on the server. */
-export const EVENT_KINDS = [...FILTERABLE_EVENT_KINDS, 'arriving', 'geo_visit', 'geo_arriving'] as const;
+const EVENT_KINDS = [...FILTERABLE_EVENT_KINDS, 'arriving', 'geo_visit', 'geo_arriving'] as const;
 
 const KIND_NAMES: Record<string, string> = {
 	signup: 'Signup',
