@@ -4,8 +4,9 @@
  * sandbox in its own process answering in 40 ms: our node and n8n's HTTP Request node, 1,000 PUTs each, with no limit
  * and with 16 in flight at most (429 + Retry-After: 1 above it). Then the 16-in-flight runs in one running n8n
  * (`n8n start`, runs started as the editor's Execute button does), where later runs find the limiter warm. Time is
- * the node's own executionTime from n8n's run data. Needs n8n installed (scripts/e2e-n8n.sh) and the package built;
- * about 4 minutes.
+ * the node's own executionTime from n8n's run data. Last, limits of other shapes (4 and 32 in flight, 100 and 250
+ * requests a second), each run cold, with the pauses each costs. Needs n8n installed (scripts/e2e-n8n.sh) and the
+ * package built; about 7 minutes.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,6 +99,8 @@ interface Row {
 	vsFloor: string;
 	/** The in-flight level the first run stored as refused (the limit + 1: 17 here), for the runs that start from it. */
 	learned: string;
+	/** Congestions of each run: 429s more than half a second after the one before, each costing a Retry-After pause. */
+	pauses: string;
 }
 const rows: Row[] = [];
 
@@ -150,6 +153,7 @@ maybe('in a real n8n 2.40.7', () => {
 
 	interface Run {
 		ms: number;
+		pauses: number;
 		requests: number;
 		rateLimited: number;
 		failed: number;
@@ -170,9 +174,11 @@ maybe('in a real n8n 2.40.7', () => {
 		execute = executeCli,
 		latencyMs = LATENCY_MS,
 		slowRefusals = false,
+		maxPerSecond = 0,
 	): Promise<Run> {
 		// The list before the bulk node is one request: under any limit.
-		await sandbox.admin('POST', '/__admin/load', { latencyMs, maxInFlight, retryAfterS: 1, slowRefusals });
+		const load = { latencyMs, maxInFlight, maxPerSecond, retryAfterS: 1, slowRefusals };
+		await sandbox.admin('POST', '/__admin/load', load);
 		await sandbox.admin('DELETE', '/__admin/requests');
 		const run = await execute(workflowId);
 		const bulk = run.data.resultData.runData.Cloud4Wi[0];
@@ -184,8 +190,10 @@ maybe('in a real n8n 2.40.7', () => {
 		for (const r of puts.filter((p: Json) => p.status >= 200 && p.status < 300)) {
 			applied.set(r.path, (applied.get(r.path) ?? 0) + 1);
 		}
+		const refusals = puts.filter((r: Json) => r.status === 429).map((r: Json) => r.at as number);
 		return {
 			ms: bulk.executionTime,
+			pauses: refusals.filter((at, i) => i === 0 || at - refusals[i - 1] > 500).length,
 			requests: puts.length,
 			rateLimited: puts.filter((r: Json) => r.status === 429).length,
 			failed: items.filter((item: Json) => item.error !== undefined).length,
@@ -207,6 +215,7 @@ maybe('in a real n8n 2.40.7', () => {
 			vsHttpNode: '-',
 			vsFloor: '-',
 			learned: '-',
+			pauses: runs.map((r) => r.pauses).join(' '),
 		};
 		rows.push(row);
 		return row;
@@ -303,4 +312,25 @@ maybe('in a real n8n 2.40.7', () => {
 			await n8n.stop();
 		}
 	}, 600_000);
+
+	// Limits of other shapes, each run cold (a new process, nothing learned): what a user meets first in n8n.
+	for (const [name, maxInFlight, maxPerSecond, floorMs] of [
+		['4 in flight', 4, 0, (N * LATENCY_MS) / 4],
+		['32 in flight', 32, 0, (N * LATENCY_MS) / 32],
+		// A window that starts empty: the first second's requests are free, then that many a second.
+		['100 a second', 0, 100, ((N - 100) / 100) * 1000],
+		['250 a second', 0, 250, ((N - 250) / 250) * 1000],
+	] as const) {
+		test(`Update Opt-Ins, ${name}, \`n8n execute\`, cold`, async () => {
+			const runs: Run[] = [];
+			for (let i = 0; i < RUNS; i++) {
+				await forgetLearnedLimit();
+				runs.push(await runOnce(ours.id, maxInFlight, executeCli, LATENCY_MS, false, maxPerSecond));
+			}
+			const row = summarize(`opt-ins, ${name}, n8n execute, cold`, 'Cloud4Wi', runs);
+			row.vsFloor = `${round(row.ms / floorMs, 2)}x`;
+			expect(row.failedItems).toBe(0);
+			expect(row.appliedOnce).toBe('yes');
+		}, 600_000);
+	}
 });
