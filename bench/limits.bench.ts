@@ -8,7 +8,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { actionWorkflow } from '../test/harness/cloud4wi';
+import { actionWorkflow, pausesOf } from '../test/harness/cloud4wi';
 import type { SandboxLoad } from '../test/sandbox';
 import { buildWorkflow, runWorkflow } from '../test/harness/engine';
 import { measure, medianRun, printTable, round, writeResults } from './support/measure';
@@ -62,11 +62,10 @@ async function runOnce(load: Load, n: number): Promise<Run> {
 			const m = /^\/v1\/customers\/([^/]+)\/policies$/.exec(r.path);
 			if (m && r.status === 200) applied.set(m[1], (applied.get(m[1]) ?? 0) + 1);
 		}
-		const refusals = requests.filter((r) => r.status === 429).map((r) => r.at);
 		return {
 			ms: run.ms,
-			rateLimited: refusals.length,
-			pauses: refusals.filter((at, i) => i === 0 || at - refusals[i - 1] > 500).length,
+			rateLimited: requests.filter((r) => r.status === 429).length,
+			pauses: pausesOf(requests),
 			failed: output.filter((item) => item.json.error !== undefined).length + (run.value.error ? n : 0),
 			appliedOnce: applied.size === n && [...applied.values()].every((n) => n === 1),
 		};

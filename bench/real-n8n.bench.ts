@@ -15,6 +15,7 @@ import { nodeRun, parseExecuteOutput, runFromEditor } from '../e2e/execute-outpu
 import type { Json } from '../e2e/execute-output';
 import type { N8n, Sandbox } from '../e2e/fixtures';
 import { N8N_VERSIONS, prepareN8n, sandboxToken, startSandbox, workDir } from '../e2e/fixtures';
+import { pausesOf } from '../test/harness/cloud4wi';
 import { httpRequestOptInParams } from './support/http-node';
 import { medianRun, printTable, round, writeResults } from './support/measure';
 
@@ -190,10 +191,9 @@ maybe('in a real n8n 2.40.7', () => {
 		for (const r of puts.filter((p: Json) => p.status >= 200 && p.status < 300)) {
 			applied.set(r.path, (applied.get(r.path) ?? 0) + 1);
 		}
-		const refusals = puts.filter((r: Json) => r.status === 429).map((r: Json) => r.at as number);
 		return {
 			ms: bulk.executionTime,
-			pauses: refusals.filter((at, i) => i === 0 || at - refusals[i - 1] > 500).length,
+			pauses: pausesOf(puts),
 			requests: puts.length,
 			rateLimited: puts.filter((r: Json) => r.status === 429).length,
 			failed: items.filter((item: Json) => item.error !== undefined).length,

@@ -116,6 +116,12 @@ export function apiCalls(sb: Sandbox): string[] {
 	return sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => `${r.method} ${r.path}`);
 }
 
+/** Congestions among the requests: 429s more than half a second after the one before, each costing a Retry-After pause. */
+export function pausesOf(requests: ReadonlyArray<{ status: number; at: number }>): number {
+	const refused = requests.filter((r) => r.status === 429).map((r) => r.at);
+	return refused.filter((at, i) => i === 0 || at - refused[i - 1] > 500).length;
+}
+
 /** The node failed its item with a NodeOperationError that names the field, before any request. */
 export function expectInputError(ctx: TestContext, result: ActionResult, field: string): void {
 	expect(result.error).toBeDefined();
