@@ -169,17 +169,24 @@ maybe('in a real n8n 2.40.7', () => {
 		return run;
 	}
 
-	async function runOnce(
-		workflowId: string,
-		maxInFlight: number,
-		execute = executeCli,
-		latencyMs = LATENCY_MS,
-		slowRefusals = false,
-		maxPerSecond = 0,
-	): Promise<Run> {
+	/** The sandbox's limit for a run: 0 is none; the admin door keeps what the run before set, so every field is given. */
+	interface Load {
+		maxInFlight: number;
+		maxPerSecond?: number;
+		latencyMs?: number;
+		slowRefusals?: boolean;
+	}
+
+	async function runOnce(workflowId: string, load: Load, execute = executeCli): Promise<Run> {
 		// The list before the bulk node is one request: under any limit.
-		const load = { latencyMs, maxInFlight, maxPerSecond, retryAfterS: 1, slowRefusals };
-		await sandbox.admin('POST', '/__admin/load', load);
+		const { maxInFlight, maxPerSecond = 0, latencyMs = LATENCY_MS, slowRefusals = false } = load;
+		await sandbox.admin('POST', '/__admin/load', {
+			maxInFlight,
+			maxPerSecond,
+			latencyMs,
+			slowRefusals,
+			retryAfterS: 1,
+		});
 		await sandbox.admin('DELETE', '/__admin/requests');
 		const run = await execute(workflowId);
 		const bulk = run.data.resultData.runData.Cloud4Wi[0];
@@ -221,14 +228,13 @@ maybe('in a real n8n 2.40.7', () => {
 		return row;
 	}
 
-	async function compare(name: string, maxInFlight: number, latencyMs = LATENCY_MS, slowRefusals = false) {
+	async function compare(name: string, load: Load) {
 		const mine: Run[] = [];
 		const theirs: Run[] = [];
 		for (let i = 0; i < RUNS; i++) {
 			await forgetLearnedLimit();
-			mine.push(await runOnce(ours.id, maxInFlight, executeCli, latencyMs, slowRefusals));
-			if (!process.env.BENCH_OURS_ONLY)
-				theirs.push(await runOnce(HTTP_WORKFLOW_ID, maxInFlight, executeCli, latencyMs, slowRefusals));
+			mine.push(await runOnce(ours.id, load));
+			if (!process.env.BENCH_OURS_ONLY) theirs.push(await runOnce(HTTP_WORKFLOW_ID, load));
 		}
 		const our = summarize(name, 'Cloud4Wi', mine);
 		const http = theirs.length ? summarize(name, 'HTTP Request', theirs) : undefined;
@@ -237,15 +243,15 @@ maybe('in a real n8n 2.40.7', () => {
 	}
 
 	test('Update Opt-Ins, no limit: our node and the HTTP Request node', async () => {
-		await compare('opt-ins, no limit', 0);
+		await compare('opt-ins, no limit', { maxInFlight: 0 });
 	});
 
 	test('Update Opt-Ins, no limit, a Cloud4Wi 1 s away: our node and the HTTP Request node', async () => {
-		await compare('opt-ins, no limit, 1 s', 0, 1000);
+		await compare('opt-ins, no limit, 1 s', { maxInFlight: 0, latencyMs: 1000 });
 	});
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most: our node and the HTTP Request node`, async () => {
-		const { our, http } = await compare(`opt-ins, limit ${LIMIT}`, LIMIT);
+		const { our, http } = await compare(`opt-ins, limit ${LIMIT}`, { maxInFlight: LIMIT });
 		our.vsFloor = `${round(our.ms / FLOOR_MS, 2)}x`;
 		if (http) http.vsFloor = `${round(http.ms / FLOOR_MS, 2)}x`;
 		expect(our.failedItems).toBe(0);
@@ -254,7 +260,8 @@ maybe('in a real n8n 2.40.7', () => {
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most, 429s as slow as answers and holding a place`, async () => {
 		// Issue 28's service: a refusal takes as long as an answer and counts in flight meanwhile.
-		const { our, http } = await compare(`opt-ins, limit ${LIMIT}, slow 429s holding a place`, LIMIT, LATENCY_MS, true);
+		const slow = { maxInFlight: LIMIT, slowRefusals: true };
+		const { our, http } = await compare(`opt-ins, limit ${LIMIT}, slow 429s holding a place`, slow);
 		our.vsFloor = `${round(our.ms / FLOOR_MS, 2)}x`;
 		if (http) http.vsFloor = `${round(http.ms / FLOOR_MS, 2)}x`;
 		expect(our.failedItems).toBe(0);
@@ -263,10 +270,10 @@ maybe('in a real n8n 2.40.7', () => {
 
 	test(`Update Opt-Ins, ${LIMIT} in flight at most, \`n8n execute\` after an execution that found the limit`, async () => {
 		await forgetLearnedLimit();
-		await runOnce(ours.id, LIMIT); // finds the limit and keeps it in the workflow's static data
+		await runOnce(ours.id, { maxInFlight: LIMIT }); // finds the limit and keeps it in the workflow's static data
 		const learned = await storedLevel();
 		const later: Run[] = [];
-		for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, LIMIT));
+		for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, { maxInFlight: LIMIT }));
 		const row = summarize(`opt-ins, limit ${LIMIT}, n8n execute, limit known`, 'Cloud4Wi', later);
 		row.learned = learned;
 		row.vsFloor = `${round(row.ms / FLOOR_MS, 2)}x`;
@@ -281,9 +288,9 @@ maybe('in a real n8n 2.40.7', () => {
 		try {
 			await n8n.setupOwner();
 			const fromEditor = async (workflowId: string) => (await runFromEditor(n8n, workflowId, 'Start', 300_000)).run;
-			const first = await runOnce(ours.id, LIMIT, fromEditor);
+			const first = await runOnce(ours.id, { maxInFlight: LIMIT }, fromEditor);
 			const later: Run[] = [];
-			for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, LIMIT, fromEditor));
+			for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, { maxInFlight: LIMIT }, fromEditor));
 			const cold = summarize(`opt-ins, limit ${LIMIT}, n8n start: 1st run`, 'Cloud4Wi', [first]);
 			const warm = summarize(`opt-ins, limit ${LIMIT}, n8n start: next runs`, 'Cloud4Wi', later);
 			for (const row of [cold, warm]) row.vsFloor = `${round(row.ms / FLOOR_MS, 2)}x`;
@@ -302,8 +309,8 @@ maybe('in a real n8n 2.40.7', () => {
 			await n8n.setupOwner();
 			const fromEditor = async (workflowId: string) => (await runFromEditor(n8n, workflowId, 'Start', 300_000)).run;
 			// Hundreds in flight at the end of these: the limiter's level with no 429 met.
-			for (let i = 0; i < 2; i++) await runOnce(ours.id, 0, fromEditor);
-			const first = await runOnce(ours.id, LIMIT, fromEditor);
+			for (let i = 0; i < 2; i++) await runOnce(ours.id, { maxInFlight: 0 }, fromEditor);
+			const first = await runOnce(ours.id, { maxInFlight: LIMIT }, fromEditor);
 			const row = summarize(`opt-ins, limit ${LIMIT} after runs without one, n8n start`, 'Cloud4Wi', [first]);
 			row.vsFloor = `${round(row.ms / FLOOR_MS, 2)}x`;
 			expect(row.failedItems).toBe(0);
@@ -325,7 +332,7 @@ maybe('in a real n8n 2.40.7', () => {
 			const runs: Run[] = [];
 			for (let i = 0; i < RUNS; i++) {
 				await forgetLearnedLimit();
-				runs.push(await runOnce(ours.id, maxInFlight, executeCli, LATENCY_MS, false, maxPerSecond));
+				runs.push(await runOnce(ours.id, { maxInFlight, maxPerSecond }));
 			}
 			const row = summarize(`opt-ins, ${name}, n8n execute, cold`, 'Cloud4Wi', runs);
 			row.vsFloor = `${round(row.ms / floorMs, 2)}x`;
