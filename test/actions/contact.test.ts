@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Contact, LoggedRequest, WifiConnection } from '../sandbox';
 import type { ActionResult, TestContext } from '../harness/cloud4wi';
 import { actionWorkflow, apiCalls, CREDENTIAL_ID, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { buildWorkflow, runWorkflow, scaleTimeLimits } from '../harness/engine';
+import { atScale, buildWorkflow, runWorkflow } from '../harness/engine';
 
 type Call = Pick<LoggedRequest, 'method' | 'path' | 'query' | 'body'>;
 
@@ -786,9 +786,8 @@ describe('contact operations', () => {
 
 		test('a 429 that lasts, with Retry-After 0, backs off and is given up within the 60 s of waits', async () => {
 			ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/organizations/', status: 429, retryAfter: 0, times: 10 });
-			scaleTimeLimits(1 / 20); // the minute of waits is 3 s (the message says so), each back-off a twentieth
-			const result = await runAction(ctx, getMany({ limit: 5 }));
-			scaleTimeLimits(1);
+			// The minute of waits is 3 s (the message says so), each back-off a twentieth.
+			const result = await atScale(1 / 20, () => runAction(ctx, getMany({ limit: 5 })));
 			expect(failure(result)).toEqual({
 				name: 'NodeApiError',
 				message: 'Too many requests: rate limit exceeded',
@@ -837,11 +836,9 @@ describe('contact operations', () => {
 		])(
 			'a 5xx on an idempotent write (%s) is tried again, as a read: 5 tries, then its error',
 			async (_operation, method, parameters, path) => {
-				scaleTimeLimits(1 / 20); // back-offs of 25, 50, 100, 200 ms
 				const target = contacts[15];
 				ctx.sb.addFault({ method, status: 503, times: 5 });
-				const result = await runAction(ctx, parameters(target.cid));
-				scaleTimeLimits(1);
+				const result = await atScale(1 / 20, () => runAction(ctx, parameters(target.cid))); // back-offs of 25, 50, 100, 200 ms
 				expect(failure(result)).toEqual({
 					name: 'NodeApiError',
 					message: 'Service Unavailable',

@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { Hotspot, Location, LoggedRequest } from '../sandbox';
 import type { TestContext } from '../harness/cloud4wi';
 import { apiCalls, expectInputError, runAction, startCloud4Wi, LOCATION_REQUIRED } from '../harness/cloud4wi';
-import { lastThrownError, scaleTimeLimits } from '../harness/engine';
+import { atScale, lastThrownError } from '../harness/engine';
 
 const HOTSPOTS = 2_500;
 /** Hotspot pages: the sandbox refuses a `limit` above 1,000. */
@@ -850,7 +850,6 @@ describe('service errors, retries and items', () => {
 	])(
 		'a 5xx on a write (%s): a create is sent once, an update or delete tried 5 times as a read',
 		async (_name, parameters, method, path) => {
-			scaleTimeLimits(1 / 20); // back-offs of 25, 50, 100, 200 ms
 			const before = JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots);
 			ctx.sb.addFault({
 				method,
@@ -860,8 +859,7 @@ describe('service errors, retries and items', () => {
 				times: 5,
 				body: { message: 'Service temporarily unavailable' },
 			});
-			const result = await runAction(ctx, parameters());
-			scaleTimeLimits(1);
+			const result = await atScale(1 / 20, () => runAction(ctx, parameters())); // back-offs of 25, 50, 100, 200 ms
 			expect(result.error?.message).toBe('Service temporarily unavailable');
 			expectApiError('503', 'Service temporarily unavailable', 'Cloud4Wi had an internal error. Try again later.');
 			const tries = method === 'POST' ? 1 : 5;

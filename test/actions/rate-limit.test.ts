@@ -4,7 +4,7 @@
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { actionWorkflow, apiCalls, credentialFor, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { buildWorkflow, runWorkflow, scaleTimeLimits } from '../harness/engine';
+import { atScale, buildWorkflow, runWorkflow } from '../harness/engine';
 
 describe('429 Too Many Requests', () => {
 	let ctx: TestContext;
@@ -34,9 +34,9 @@ describe('429 Too Many Requests', () => {
 
 	test('a 429 that does not clear fails after its retries (60 s of waits) with the service message and a hint', async () => {
 		ctx.sb.addFault({ path: '^/v2/segments/', status: 429, retryAfter: 0, times: 10 });
-		scaleTimeLimits(1 / 20); // the minute of waits is 3 s, each back-off a twentieth
-		const { error } = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
-		scaleTimeLimits(1);
+		// The minute of waits is 3 s, each back-off a twentieth.
+		const segments = { resource: 'segment', operation: 'getAll', returnAll: true };
+		const { error } = await atScale(1 / 20, () => runAction(ctx, segments));
 		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/segments/')).map((r) => r.status)).toEqual([
 			429, 429, 429, 429, 429, 429, 429, 429,
 		]); // "Retry-After: 0" asked again backs off: 0, 0.5, 1 ... 16 s; the eighth retry's 32 s would pass 60 s (at scale)

@@ -567,3 +567,13 @@ export function scaleTimeLimits(factor: number): void {
 		builtTiming[key] = Math.round(productionTiming[key] * factor);
 	}
 }
+
+/** `work` with every time limit scaled by `factor`, restored after it even if it throws (a test of retries' waits). */
+export async function atScale<T>(factor: number, work: () => Promise<T>): Promise<T> {
+	scaleTimeLimits(factor);
+	try {
+		return await work();
+	} finally {
+		scaleTimeLimits(1);
+	}
+}

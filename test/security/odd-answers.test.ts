@@ -4,7 +4,7 @@
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { apiCalls, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { scaleTimeLimits } from '../harness/engine';
+import { atScale } from '../harness/engine';
 
 const PROXY_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
 
@@ -21,9 +21,7 @@ const contacts = { resource: 'contact', operation: 'getAll', returnAll: true };
 
 test("a proxy's HTML 502 page: retried like any 5xx on a read, then an error with the status, no output", async () => {
 	ctx.sb.addFault({ path: '^/v2/segments/', status: 502, rawBody: PROXY_PAGE, times: 10 });
-	scaleTimeLimits(1 / 20); // the back-offs between the 5 tries: a twentieth
-	const result = await runAction(ctx, segments);
-	scaleTimeLimits(1);
+	const result = await atScale(1 / 20, () => runAction(ctx, segments)); // the back-offs between the 5 tries: a twentieth
 	expect(result.error?.message).toBe('Cloud4Wi answered HTTP 502 with an HTML page instead of JSON');
 	expect(result.error?.description).toBe('Cloud4Wi had an internal error. Try again later.');
 	expect((result.error as { httpCode?: string }).httpCode).toBe('502');
@@ -57,9 +55,7 @@ test('a JSON answer cut short mid-body on a read: tried again, and the retry giv
 
 test('an answer cut short every time: an error saying so, not a shorter list', async () => {
 	ctx.sb.addFault({ path: '^/v2/customers/organizations/', truncate: true, times: 10 });
-	scaleTimeLimits(1 / 20);
-	const result = await runAction(ctx, contacts);
-	scaleTimeLimits(1);
+	const result = await atScale(1 / 20, () => runAction(ctx, contacts));
 	expect(result.error?.message).toBe('No complete answer from Cloud4Wi (the answer was cut short)');
 	expect(result.error?.description).toMatch(/^Tried 5 times\./);
 	expect(result.items).toEqual([]);
