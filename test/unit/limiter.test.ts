@@ -7,7 +7,10 @@ import type { Learned, Slot } from '../../nodes/Cloud4Wi/shared/limiter';
 import { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
 
 beforeEach(() => jest.useFakeTimers());
-afterEach(() => jest.useRealTimers());
+afterEach(() => {
+	jest.useRealTimers();
+	jest.restoreAllMocks();
+});
 
 /** A timer on the fake clock (the service's own waits). */
 const timer = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -209,6 +212,22 @@ describe('the climb before any 429', () => {
 		for (let i = 0; i < 100; i++) void limiter.acquire().then((slot) => granted.push(slot!));
 		await after(50);
 		expect(granted).toHaveLength(32);
+	});
+
+	test('while n8n itself runs late, each good answer adds little: the climb does not outrun it', async () => {
+		let late = 0; // how far n8n's event loop has fallen behind the timers it was asked to run
+		jest.useFakeTimers({ doNotFake: ['performance'] });
+		jest.spyOn(performance, 'now').mockImplementation(() => Date.now() + late);
+		const limiter = new Limiter();
+		const granted: Slot[] = [];
+		for (let i = 0; i < 100; i++) void limiter.acquire().then((slot) => granted.push(slot!));
+		await after(5);
+		expect(granted).toHaveLength(16);
+		late += 40; // n8n busy with its own work for 40 ms: the climb's next 1 ms timer runs 40 ms late
+		await after(1);
+		for (const slot of granted.slice(0, 4)) limiter.release(slot, 'answered');
+		await after(20);
+		expect(granted).toHaveLength(16 + 4 + 1); // +1/16 each: 16.25, one more place (+2 each would give 8)
 	});
 });
 

@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 /**
  * Requests in flight to one Cloud4Wi account, per credential and process: TCP's congestion window with its memory of
  * where loss happened (slow start, then a threshold kept across runs), a 429 in place of a lost packet.
- * - Slow start from 16: +2 per good answer (x3 per round trip), and x2 per 100 ms that a full line hears nothing.
+ * - Slow start from 16: +2 per answer (+1 per round trip while n8n runs late), x2 per 100 ms a full line hears nothing.
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
  * - The limit: what the service held when it refused the first requests of a congestion, never under half the level
  *   (TCP's multiplicative decrease, down to 8 so). Refused twice in one window after its pause, it counts per time:
@@ -15,6 +15,7 @@ import { sleep } from 'n8n-workflow';
 // Each rule names what keeps it: a test that fails without it (test/unit/limiter.test.ts unless said), or a bench row.
 const START = 16;
 const GROWTH = 2; // bench: "no limit, 300 ms" (+1 per answer: one more round trip to climb)
+const LATE_LOOP_MS = 20; // a climb that outruns n8n has its 429s read late: bench real-n8n "32 in flight, cold"
 const CLIMB_MS = 100; // "a full line that hears nothing"; bench "no limit, 1 s"
 const RESTART = 2 * START; // bulk.test "a limit met after runs without one"
 const [MOST, SECOND, NONE] = [1000, 1000, Number.POSITIVE_INFINITY];
@@ -44,6 +45,7 @@ export class Limiter {
 	private probeAfterMs = PROBE_AFTER_MS;
 	private answers: Array<{ at: number; took: number }> = []; // good answers of the last second
 	private nextStartAt = 0;
+	private loopLate = 0; // how late n8n's event loop last ran a 1 ms timer, measured while climbing
 
 	/** Starts from what an earlier process learned (values out of range are ignored: bulk.test). */
 	constructor(known?: Learned) {
@@ -92,8 +94,8 @@ export class Limiter {
 			while (this.answers[0].at < now - SECOND) this.answers.shift();
 			// Above the limit once the probe is due: +1 per round trip's answers (TCP's congestion avoidance).
 			const probe = now >= this.congestion.at + this.probeAfterMs;
-			if (this.limit === NONE || probe)
-				this.level = Math.min(this.level + (this.limit === NONE ? GROWTH : 1 / this.level), MOST);
+			const climbing = this.limit === NONE && this.loopLate <= LATE_LOOP_MS;
+			if (this.limit === NONE || probe) this.level = Math.min(this.level + (climbing ? GROWTH : 1 / this.level), MOST);
 		}
 		this.wake();
 	}
@@ -176,12 +178,17 @@ export class Limiter {
 			if (this.limit === NONE && this.waiting.length === 1) void this.climbLater();
 		});
 	}
-	/** Until the first 429, a full line that hears nothing for CLIMB_MS doubles. */
+	/** Until the first 429, with a line: how late n8n's loop runs; a full line that hears nothing for CLIMB_MS doubles. */
 	private async climbLater(): Promise<void> {
-		while (this.waiting.length && this.limit === NONE) {
-			await sleep(CLIMB_MS);
+		for (let checkAt = performance.now() + CLIMB_MS; this.waiting.length && this.limit === NONE; ) {
+			const asked = performance.now() + 1;
+			await sleep(1);
+			const now = performance.now();
+			this.loopLate = now - asked;
+			if (now < checkAt) continue;
+			checkAt = now + CLIMB_MS;
 			const heard = this.answers.at(-1)?.at ?? 0;
-			if (this.limit === NONE && this.onTheWay.size >= this.level && performance.now() - heard >= CLIMB_MS) {
+			if (this.limit === NONE && this.onTheWay.size >= this.level && now - heard >= CLIMB_MS) {
 				this.level = Math.min(2 * this.level, MOST);
 				this.wake();
 			}
