@@ -16,6 +16,7 @@ import type { Json } from '../e2e/execute-output';
 import type { N8n, Sandbox } from '../e2e/fixtures';
 import { N8N_VERSIONS, prepareN8n, sandboxToken, startSandbox, workDir } from '../e2e/fixtures';
 import { pausesOf } from '../test/harness/cloud4wi';
+import type { SandboxLoad } from '../test/sandbox';
 import { httpRequestOptInParams } from './support/http-node';
 import { medianRun, printTable, round, writeResults } from './support/measure';
 
@@ -104,6 +105,8 @@ interface Row {
 	pauses: string;
 }
 const rows: Row[] = [];
+/** The sandbox's limit for a run (0: none), as in limits.bench. */
+type Load = Partial<SandboxLoad>;
 
 let sandbox: Sandbox;
 let n8n: N8n;
@@ -169,24 +172,18 @@ maybe('in a real n8n 2.40.7', () => {
 		return run;
 	}
 
-	/** The sandbox's limit for a run: 0 is none; the admin door keeps what the run before set, so every field is given. */
-	interface Load {
-		maxInFlight: number;
-		maxPerSecond?: number;
-		latencyMs?: number;
-		slowRefusals?: boolean;
-	}
-
 	async function runOnce(workflowId: string, load: Load, execute = executeCli): Promise<Run> {
 		// The list before the bulk node is one request: under any limit.
-		const { maxInFlight, maxPerSecond = 0, latencyMs = LATENCY_MS, slowRefusals = false } = load;
-		await sandbox.admin('POST', '/__admin/load', {
-			maxInFlight,
-			maxPerSecond,
-			latencyMs,
-			slowRefusals,
+		// The admin door keeps what the run before set, so every field a row may change is given.
+		const full = {
+			maxInFlight: 0,
+			maxPerSecond: 0,
+			latencyMs: LATENCY_MS,
+			slowRefusals: false,
 			retryAfterS: 1,
-		});
+			...load,
+		};
+		await sandbox.admin('POST', '/__admin/load', full);
 		await sandbox.admin('DELETE', '/__admin/requests');
 		const run = await execute(workflowId);
 		const bulk = run.data.resultData.runData.Cloud4Wi[0];
