@@ -52,7 +52,14 @@ async function runOnce(load: Load, n: number): Promise<Run> {
 				ids.map((id, i) => ({ id, accepted: i % 2 === 0 })),
 			),
 		);
-		await sb.setLoad({ maxInFlight: 0, maxPerSecond: 0, retryAfterS: 1, refusalLatencyMs: 0, slowRefusals: false, ...load });
+		await sb.setLoad({
+			maxInFlight: 0,
+			maxPerSecond: 0,
+			retryAfterS: 1,
+			refusalLatencyMs: 0,
+			slowRefusals: false,
+			...load,
+		});
 		await sb.clearRequests();
 		const run = await measure(() => runWorkflow(workflow, store));
 		const output = run.value.output('Cloud4Wi');
@@ -137,6 +144,10 @@ describe('limits of other shapes', () => {
 			await limitCase(`${perSecond} a second`, { maxPerSecond: perSecond }, ((N - perSecond) / perSecond) * 1000);
 		});
 	}
+	// A few a second: under one request in flight at 40 ms answers, so that only paced starts keep under it.
+	test('20 requests a second, 300 items', async () => {
+		await limitCase('20 a second, 300 items', { maxPerSecond: 20 }, ((300 - 20) / 20) * 1000, 300);
+	});
 	// A window far above what half the start level serves (8 in flight at 40 ms: 200 a second), over enough items to fill it.
 	for (const perSecond of [500, 1000]) {
 		test(`${perSecond} requests a second, ${LARGE_N} items`, async () => {

@@ -324,6 +324,8 @@ maybe('in a real n8n 2.40.7', () => {
 		// A window that starts empty: the first second's requests are free, then that many a second.
 		['100 a second', 0, 100, ((N - 100) / 100) * 1000],
 		['250 a second', 0, 250, ((N - 250) / 250) * 1000],
+		// A few a second: under one in flight at 40 ms answers.
+		['20 a second', 0, 20, ((N - 20) / 20) * 1000],
 	] as const) {
 		test(`Update Opt-Ins, ${name}, \`n8n execute\`, cold`, async () => {
 			const runs: Run[] = [];

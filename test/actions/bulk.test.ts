@@ -116,6 +116,14 @@ test('a service that counts requests per second: the level settles in a few paus
 	expect(congestions).toBeLessThanOrEqual(4);
 }, 60_000);
 
+test('a service that allows a few requests a second: starts paced at its rate, not a refusal each second', async () => {
+	// 10 a second at 40 ms answers is less than one in flight: a count of places alone was refused once a second.
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40, maxPerSecond: 10, retryAfterS: 1 });
+	await warm();
+	await writeEachOnce(cids().slice(0, 100));
+	expect(pausesOf(ctx.sb.requests)).toBeLessThanOrEqual(4); // one a second without the pacing
+}, 60_000);
+
 test('a token that expires mid-run with 16 in flight: exactly one login, no failed item', async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 10, maxInFlight: 16, retryAfterS: 1 });
 	await warm();

@@ -136,11 +136,24 @@ describe('a per-second limit', () => {
 		// The first reads a count; the second lowers it, as for an in-flight limit read one high; the third shows the
 		// count does not stop the refusals, so the limit is a rate. Then no more.
 		expect(service.pauses).toBeLessThanOrEqual(3);
-		const level = limiter.learned()!.refusedLevel - 1;
-		expect(level).toBeGreaterThanOrEqual(4); // 400 a second at ~20 ms is 8 in flight; a tenth under, round trips vary
-		expect(level).toBeLessThanOrEqual(8);
-		// 2,400 at 400 a second is 6 s at best; three pauses of a second, the rate kept a tenth under: about 10 s.
-		expect(ms).toBeLessThan(11_000);
+		// Starts paced at what a window took, a tenth under: 360 a second.
+		expect(limiter.learned()!.perSecond).toBeGreaterThanOrEqual(340);
+		expect(limiter.learned()!.perSecond).toBeLessThanOrEqual(380);
+		// 2,400 at 400 a second is 5 s after the first second; three pauses of a second, a tenth under: about 9 s.
+		expect(ms).toBeLessThan(10_000);
+	}, 20_000);
+
+	test('a few a second: starts paced at the rate, not a refusal each second; the next process starts so', async () => {
+		// 10 a second at 40 ms answers is less than one in flight: no count of places can keep under it.
+		const tenASecond: Model = { perSecond: 10, latencyMs: 40, retryAfterMs: 1000 };
+		const first = new Limiter();
+		const service = new Service(tenASecond);
+		const { ms } = await run(first, service, tenASecond, 150);
+		expect(service.pauses).toBeLessThanOrEqual(4); // one a second, 11 in 14 s, with starts paced by round trips
+		expect(ms).toBeLessThan(18_000); // 14 s after the first second, and the pauses
+		const next = new Service(tenASecond);
+		await run(new Limiter(first.learned()), next, tenASecond, 50);
+		expect(next.refused).toBe(0);
 	}, 20_000);
 
 	test('an in-flight limit read one high is not taken for a rate when its refusal comes late', async () => {
@@ -286,5 +299,9 @@ describe('the pause and the probe', () => {
 		expect(new Limiter({ ...known, refusedLevel: 0 }).learned()).toBeUndefined();
 		expect(new Limiter({ ...known, refusedAt: now + 60_000 }).learned()).toBeUndefined();
 		expect(new Limiter({ ...known, probeAfterMs: 1 }).learned()).toBeUndefined();
+		// A rate goes too, when there is one and it is a number of requests a second.
+		expect(new Limiter({ ...known, perSecond: 9 }).learned()).toEqual({ ...known, perSecond: 9 });
+		for (const perSecond of [-1, Number.NaN, Number.POSITIVE_INFINITY, '9' as never])
+			expect(new Limiter({ ...known, perSecond }).learned()).toEqual(known);
 	});
 });

@@ -7,7 +7,7 @@ import { sleep } from 'n8n-workflow';
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
  * - The limit: what the service held when it refused the first requests of a congestion, never under half the level
  *   (TCP's multiplicative decrease, down to 8 so). Refused twice in one window after its pause, it counts per time:
- *   then what it took in the window at its round trip, less a tenth. Above the limit it probes +1 per round trip after
+ *   starts are then paced at what it took in the window, less a tenth. Above the limit it probes +1 per round trip after
  *   10 minutes (10 s after the limit fell), the wait doubling each time a probe is refused.
  * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
@@ -24,7 +24,7 @@ const PROBE_SOON_MS = 10_000; // a limit that fell (a neighbour, a change) is tr
 const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must not pass a poll's budget
 
 /** What a limiter learned, as the workflow keeps it for the next process (`refusedLevel`: the limit + 1). */
-export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: number };
+export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: number; perSecond?: number };
 /** A request on its way, and when it started (performance.now(); NONE while it waits its paced turn). */
 export type Slot = { sentAt: number };
 /** When a request stops waiting (a poll's deadline, a cancel); `first`: it leads a login, the others wait for it. */
@@ -37,29 +37,29 @@ export class Limiter {
 	private readonly onTheWay = new Set<Slot>();
 	private readonly waiting: Array<() => void> = [];
 	private pausedUntil = 0;
-	/**
-	 * The last congestion: when (refusals of requests started before `at`), its first refused read, cap, `taken`, and
-	 * when on the wall clock, kept as given (converted back, it moved by a millisecond and the workflow was rewritten).
-	 */
+	// The last congestion: refusals of requests started before `at`; its first refused read, cap, `taken`, and its wall
+	// clock time, kept as given (converted back, it moved by a millisecond and the workflow was rewritten).
 	private congestion = { at: -NONE, firstSentAt: 0, most: 0, taken: 0, refusedAt: 0 };
 	private probeAfterMs = PROBE_AFTER_MS;
 	private answers: Array<{ at: number; took: number }> = []; // good answers of the last second
 	private nextStartAt = 0;
 	private loopLate = 0; // how late n8n's event loop last ran a 1 ms timer, measured while climbing
+	private perSecond = 0; // a per-time limit's rate less a tenth, where starts are paced (bulk.test "a few a second")
 
 	/** Starts from what an earlier process learned (values out of range are ignored: bulk.test). */
 	constructor(known?: Learned) {
-		const { refusedLevel = 0, refusedAt = NONE, probeAfterMs = 0 } = known ?? {};
-		const level = Number.isInteger(refusedLevel) && refusedLevel >= 2 && refusedLevel <= MOST + 1;
+		const { refusedLevel = 0, refusedAt = NONE, probeAfterMs = 0, perSecond = 0 } = known ?? {};
+		const level = Number.isFinite(refusedLevel) && refusedLevel >= 2 && refusedLevel <= MOST + 1;
 		const probe = probeAfterMs >= PROBE_SOON_MS && probeAfterMs <= PROBE_AFTER_MOST_MS && refusedAt <= Date.now();
 		if (!level || !probe) return;
 		this.limit = this.level = refusedLevel - 1;
-		this.probeAfterMs = probeAfterMs;
+		[this.probeAfterMs, this.perSecond] = [probeAfterMs, Number.isFinite(perSecond) ? Math.max(0, perSecond) : 0];
 		Object.assign(this.congestion, { at: performance.now() - (Date.now() - refusedAt), refusedAt });
 	}
 	learned(): Learned | undefined {
-		const { limit, probeAfterMs, congestion } = this;
-		return limit === NONE ? undefined : { refusedLevel: limit + 1, refusedAt: congestion.refusedAt, probeAfterMs };
+		const { limit, probeAfterMs, perSecond } = this;
+		const known = { refusedLevel: limit + 1, refusedAt: this.congestion.refusedAt, probeAfterMs };
+		return limit === NONE ? undefined : perSecond ? { ...known, perSecond } : known;
 	}
 
 	/** A place for a request once the level and any pause allow; undefined past `until`. */
@@ -76,9 +76,10 @@ export class Limiter {
 			// Paced: a burst comes back as a burst and idles the line while it is read (bench/README.md, real n8n).
 			const now = performance.now();
 			const spacing = this.roundTrip() / (this.level * (this.limit === NONE ? 1 + GROWTH : 1));
+			const perTime = this.perSecond && (SECOND * this.limit) / (this.perSecond * this.level);
 			// Each start at least a microsecond after the last: its time orders it ("refusing at once" fails on ties).
 			const startAt = Math.max(now, this.nextStartAt);
-			this.nextStartAt = startAt + Math.max(Math.min(spacing, MOST_SPACING_MS), 0.001);
+			this.nextStartAt = startAt + Math.max(Math.min(spacing, MOST_SPACING_MS), perTime, 0.001);
 			if (startAt - now >= 1) await sleep(startAt - now);
 			if (this.pausedUntil <= Date.now()) return Object.assign(slot, { sentAt: startAt });
 			this.onTheWay.delete(slot); // a 429 came in while it waited its turn: it waits like the others
@@ -128,7 +129,7 @@ export class Limiter {
 			const probing = this.limit === NONE || this.level > this.limit;
 			// Taken since the pause and started before this one: answered, or still on the way.
 			const answered = this.answers.filter(({ at, took }) => at - took > pauseEnded && at - took < slot.sentAt);
-			const roundTrip = answered.reduce((sum, answer) => sum + answer.took, 0) / answered.length || this.roundTrip();
+			const longest = Math.max(0, ...answered.map(({ took }) => took)) || this.roundTrip();
 			let taken = answered.length;
 			for (const other of this.onTheWay) if (other.sentAt > pauseEnded && other.sentAt < slot.sentAt) taken++;
 			// A window refuses within its length after the pause reset it, at the same count each time ("per-second");
@@ -136,7 +137,9 @@ export class Limiter {
 			const window = !probing && taken >= this.level && slot.sentAt - pauseEnded < retryAfterMs ? taken : 0;
 			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
 			// A count one high must not raise the limit past a level the service refused.
-			const most = again ? Math.floor((0.9 * taken * roundTrip) / SECOND) : Math.ceil(this.level) - 1;
+			// A rate: starts paced at it, a tenth under; in flight, what it needs at the slowest answer, and one more.
+			const most = again ? (0.9 * taken * longest) / SECOND + 1 : Math.ceil(this.level) - 1;
+			if (again) this.perSecond = 0.9 * taken;
 			const fell = !probing && !again ? PROBE_SOON_MS : PROBE_AFTER_MS; // a refused probe doubles the wait:
 			this.probeAfterMs = probing && this.limit !== NONE ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : fell;
 			// Every request started so far belongs to it: none starts before the next start given.
@@ -146,8 +149,8 @@ export class Limiter {
 		this.congestion.firstSentAt = slot.sentAt;
 		// Never under half the level (TCP's decrease; down to 8 so): our count misses a neighbour's (bench queue read 1).
 		const { most } = this.congestion;
-		const least = Math.min(Math.ceil((most + 1) / 2), START / 2);
-		this.limit = Math.floor(Math.max(1, least, Math.min(Math.max(this.limit, this.held(slot, now)), most)));
+		const least = Math.min(Math.ceil((most + 1) / 2), START / 2, most); // a rate read keeps its fraction
+		this.limit = Math.max(1, least, Math.min(Math.max(this.limit, this.held(slot, now)), most));
 		this.level = Math.min(this.level, this.limit);
 	}
 
