@@ -287,6 +287,16 @@ describe('the pause and the probe', () => {
 		expect(limiter.learned()).toMatchObject({ refusedLevel: 13, probeAfterMs: 10_000 });
 	}, 20_000);
 
+	test('a count corrected right after its pause is not a fall: no probe 10 s later', async () => {
+		// 4 at once: the first count is raised to 8 (half the level); the next pause reads 4 within a round trip.
+		const fourAtOnce: Model = { inFlight: 4, latencyMs: 40, retryAfterMs: 1000 };
+		const limiter = new Limiter();
+		const service = new Service(fourAtOnce);
+		await run(limiter, service, fourAtOnce, 1200); // 12 s at 4 at once
+		expect(service.pauses).toBe(2); // a third, 10 s in, when it was taken for a limit that fell
+		expect(limiter.learned()).toMatchObject({ refusedLevel: 5, probeAfterMs: 600_000 });
+	}, 20_000);
+
 	test('what was learned goes to the next process as it is; values out of range are not used', () => {
 		const now = Date.now();
 		const known: Learned = { refusedLevel: 17, refusedAt: now - 5 * 60_000, probeAfterMs: 10 * 60_000 };

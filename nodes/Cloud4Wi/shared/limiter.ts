@@ -8,7 +8,7 @@ import { sleep } from 'n8n-workflow';
  * - The limit: what the service held when it refused the first requests of a congestion, never under half the level
  *   (TCP's multiplicative decrease, down to 8 so). Refused twice in one window after its pause, it counts per time:
  *   starts are then paced at what it took in the window, less a tenth. Above the limit it probes +1 per round trip after
- *   10 minutes (10 s after the limit fell), the wait doubling each time a probe is refused.
+ *   10 minutes (10 s after a limit held a while fell), the wait doubling each time a probe is refused.
  * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
 
@@ -140,8 +140,10 @@ export class Limiter {
 			// A rate: starts paced at it, a tenth under; in flight, what it needs at the slowest answer, and one more.
 			const most = again ? (0.9 * taken * longest) / SECOND + 1 : Math.ceil(this.level) - 1;
 			if (again) this.perSecond = 0.9 * taken;
-			const fell = !probing && !again ? PROBE_SOON_MS : PROBE_AFTER_MS; // a refused probe doubles the wait:
-			this.probeAfterMs = probing && this.limit !== NONE ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : fell;
+			// Refused within two round trips of its pause, the level was never held: a count corrected, not a fall.
+			const fell = !probing && !again && slot.sentAt - pauseEnded > 2 * this.roundTrip();
+			const soon = fell ? PROBE_SOON_MS : PROBE_AFTER_MS; // a refused probe doubles the wait:
+			this.probeAfterMs = probing && this.limit !== NONE ? Math.min(2 * this.probeAfterMs, PROBE_AFTER_MOST_MS) : soon;
 			// Every request started so far belongs to it: none starts before the next start given.
 			this.congestion = { at: this.nextStartAt, firstSentAt: slot.sentAt, most, taken: window, refusedAt: Date.now() };
 			this.limit = 0;
@@ -174,8 +176,7 @@ export class Limiter {
 				waiter();
 			};
 			const waiter = () => (until.signal?.removeEventListener('abort', leave), resolve());
-			if (until.first) this.waiting.unshift(waiter);
-			else this.waiting.push(waiter);
+			this.waiting[until.first ? 'unshift' : 'push'](waiter);
 			until.signal?.addEventListener('abort', leave, { once: true });
 			if (until.deadline !== undefined) void sleep(Math.max(0, until.deadline - Date.now())).then(leave);
 			if (this.limit === NONE && this.waiting.length === 1) void this.climbLater();
@@ -190,8 +191,7 @@ export class Limiter {
 			this.loopLate = now - asked;
 			if (now < checkAt) continue;
 			checkAt = now + CLIMB_MS;
-			const heard = this.answers.at(-1)?.at ?? 0;
-			if (this.limit === NONE && this.onTheWay.size >= this.level && now - heard >= CLIMB_MS) {
+			if (this.limit === NONE && this.onTheWay.size >= this.level && now - (this.answers.at(-1)?.at ?? 0) >= CLIMB_MS) {
 				this.level = Math.min(2 * this.level, MOST);
 				this.wake();
 			}
