@@ -136,9 +136,9 @@ export class Limiter {
 			// an in-flight limit read one high on a busy n8n looks so once, not twice ("read one high").
 			const window = !probing && taken >= this.level && slot.sentAt - pauseEnded < retryAfterMs ? taken : 0;
 			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
-			// A count one high must not raise the limit past a level the service refused.
-			// A rate: starts paced at it, a tenth under; in flight, what it needs at the slowest answer, and one more.
-			const most = again ? (0.9 * taken * longest) / SECOND + 1 : Math.ceil(this.level) - 1;
+			// Never past a level the service refused (a count one high). A rate: starts paced at it, a tenth under; in
+			// flight, what it needs at the slowest answer, and one more.
+			const most = Math.min(again ? (0.9 * taken * longest) / SECOND + 1 : NONE, Math.ceil(this.level) - 1);
 			if (again) this.perSecond = 0.9 * taken;
 			// Refused within two round trips of its pause, the level was never held: a count corrected, not a fall.
 			const fell = !probing && !again && slot.sentAt - pauseEnded > 2 * this.roundTrip();
