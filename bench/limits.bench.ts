@@ -12,7 +12,7 @@ import { actionWorkflow, pausesOf } from '../test/harness/cloud4wi';
 import type { SandboxLoad } from '../test/sandbox';
 import { buildWorkflow, runWorkflow } from '../test/harness/engine';
 import { measure, medianRun, printTable, round, writeResults } from './support/measure';
-import { startRemoteCloud4Wi } from './support/remote';
+import { noLimit, startRemoteCloud4Wi } from './support/remote';
 
 const N = 1000;
 const LARGE_N = 5000;
@@ -52,14 +52,7 @@ async function runOnce(load: Load, n: number): Promise<Run> {
 				ids.map((id, i) => ({ id, accepted: i % 2 === 0 })),
 			),
 		);
-		await sb.setLoad({
-			maxInFlight: 0,
-			maxPerSecond: 0,
-			retryAfterS: 1,
-			refusalLatencyMs: 0,
-			slowRefusals: false,
-			...load,
-		});
+		await sb.setLoad({ ...noLimit(LATENCY_MS), ...load });
 		await sb.clearRequests();
 		const run = await measure(() => runWorkflow(workflow, store));
 		const output = run.value.output('Cloud4Wi');

@@ -19,6 +19,7 @@ import { pausesOf } from '../test/harness/cloud4wi';
 import type { SandboxLoad } from '../test/sandbox';
 import { httpRequestOptInParams } from './support/http-node';
 import { medianRun, printTable, round, writeResults } from './support/measure';
+import { noLimit } from './support/remote';
 
 const N = 1000;
 const LATENCY_MS = 40;
@@ -174,16 +175,7 @@ maybe('in a real n8n 2.40.7', () => {
 
 	async function runOnce(workflowId: string, load: Load, execute = executeCli): Promise<Run> {
 		// The list before the bulk node is one request: under any limit.
-		// The admin door keeps what the run before set, so every field a row may change is given.
-		const full = {
-			maxInFlight: 0,
-			maxPerSecond: 0,
-			latencyMs: LATENCY_MS,
-			slowRefusals: false,
-			retryAfterS: 1,
-			...load,
-		};
-		await sandbox.admin('POST', '/__admin/load', full);
+		await sandbox.admin('POST', '/__admin/load', { ...noLimit(LATENCY_MS), ...load });
 		await sandbox.admin('DELETE', '/__admin/requests');
 		const run = await execute(workflowId);
 		const bulk = run.data.resultData.runData.Cloud4Wi[0];

@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 import type { SandboxCredentials, SandboxLoad, SandboxOptions } from '../../test/sandbox';
+import { DEFAULTS } from '../../test/sandbox';
 import { credentialFor } from '../../test/harness/cloud4wi';
 import type { CredentialStore } from '../../test/harness/engine';
 
@@ -17,6 +18,25 @@ export interface SeenRequest {
 	query: Record<string, string>;
 	/** When the sandbox received it (ms since epoch, its clock). */
 	at: number;
+}
+
+/**
+ * The sandbox's own load with no limit, answering in `latencyMs`. A sandbox keeps the load a run before set, so a bench
+ * row spreads its limit over this one.
+ */
+export function noLimit(latencyMs: number): SandboxLoad {
+	const { latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS, refusalLatencyMs, slowRefusals, cutAnswersPercent } =
+		DEFAULTS;
+	return {
+		latencyMs,
+		latencyJitterMs,
+		maxInFlight,
+		maxPerSecond,
+		retryAfterS,
+		refusalLatencyMs,
+		slowRefusals,
+		cutAnswersPercent,
+	};
 }
 
 export class RemoteSandbox {
