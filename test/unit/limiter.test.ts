@@ -5,96 +5,14 @@
  */
 import type { Learned, Slot } from '../../nodes/Cloud4Wi/shared/limiter';
 import { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
+import type { Model } from './limiter-sim';
+import { after, run, Service, until } from './limiter-sim';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => {
 	jest.useRealTimers();
 	jest.restoreAllMocks();
 });
-
-/** A timer on the fake clock (the service's own waits). */
-const timer = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Lets `ms` pass on the fake clock, a millisecond at a time, with every promise settled in between. */
-const after = async (ms: number) => {
-	for (let i = 0; i < ms; i++) await jest.advanceTimersByTimeAsync(1);
-};
-/** Runs the clock, from each timer to the next at its exact time, until `work` is done. */
-async function until<T>(work: Promise<T>): Promise<T> {
-	let done = false;
-	void work.finally(() => (done = true));
-	while (!done) await jest.advanceTimersToNextTimerAsync();
-	return await work;
-}
-
-interface Model {
-	/** Most requests served at once (0: none). */
-	inFlight?: number;
-	/** Most requests accepted in any second (0: none). */
-	perSecond?: number;
-	/** A refusal takes as long as an answer and counts as in flight meanwhile. */
-	slowRefusals?: boolean;
-	latencyMs: number;
-	retryAfterMs: number;
-}
-
-/** A fake Cloud4Wi: counts what it serves, refuses over its limit, and records what it saw. */
-class Service {
-	inFlight = 0;
-	mostServed = 0;
-	refused = 0;
-	accepted: number[] = [];
-	pauses = 0;
-	private lastRefusalAt = Number.NEGATIVE_INFINITY;
-
-	constructor(private readonly model: Model) {}
-
-	/** Serves one request: 'answered' after the latency, or 'limited' (at once, or after the latency). */
-	async serve(): Promise<'answered' | 'limited'> {
-		await timer(1); // the way there: a request reaches the service after the answers it left in the same instant
-		const now = performance.now();
-		while (this.accepted.length && this.accepted[0] <= now - 1000) this.accepted.shift();
-		this.inFlight++;
-		const { inFlight = 0, perSecond = 0, slowRefusals, latencyMs } = this.model;
-		if ((inFlight && this.inFlight > inFlight) || (perSecond && this.accepted.length >= perSecond)) {
-			this.refused++;
-			// Refusals more than half a second apart are separate congestions, each costing the client a pause.
-			if (now - this.lastRefusalAt > 500) this.pauses++;
-			this.lastRefusalAt = now;
-			if (slowRefusals) await timer(latencyMs);
-			this.inFlight--;
-			return 'limited';
-		}
-		this.accepted.push(now);
-		this.mostServed = Math.max(this.mostServed, this.inFlight);
-		await timer(latencyMs);
-		this.inFlight--;
-		return 'answered';
-	}
-}
-
-/**
- * Sends `n` requests of one run through the limiter to the service, as the router and the transport do: `width` workers
- * (the run's Max Concurrent Requests; all at once by default), a refused request sent again.
- */
-async function run(limiter: Limiter, service: Service, model: Model, n: number, width = n) {
-	let [left, inFlight, mostOfRun] = [n, 0, 0];
-	const worker = async () => {
-		while (left > 0) {
-			left--; // taken before its first await, as the router takes an item
-			for (;;) {
-				const slot = (await limiter.acquire())!;
-				mostOfRun = Math.max(mostOfRun, ++inFlight);
-				const outcome = await service.serve();
-				inFlight--;
-				limiter.release(slot, outcome, outcome === 'limited' ? model.retryAfterMs : 0);
-				if (outcome === 'answered') break;
-			}
-		}
-	};
-	const started = performance.now();
-	await until(Promise.all(Array.from({ length: Math.min(width, n) }, worker)));
-	return { ms: performance.now() - started, mostOfRun };
-}
 
 const inFlight16: Model = { inFlight: 16, latencyMs: 20, retryAfterMs: 300 };
 const slow16: Model = { ...inFlight16, slowRefusals: true };

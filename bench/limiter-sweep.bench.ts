@@ -1,0 +1,79 @@
+/**
+ * The limiter's simulation swept over limit shapes (test/unit/limiter-sim.ts, jest's clock: minutes, not hours, and
+ * the same every run). Run it before and after any limiter change; it reads the source, no build needed:
+ *   node node_modules/.bin/jest -c bench/jest.config.js --runInBand bench/limiter-sweep.bench.ts [-t family]
+ * Each row: the pauses the service caused, the run's time against the floor (one pause is about 1.2x in these 6 s
+ * runs), the limit learned and, when read as a rate, the requests a second paced at. Nothing is asserted.
+ */
+import { Limiter } from '../nodes/Cloud4Wi/shared/limiter';
+import type { Model } from '../test/unit/limiter-sim';
+import { run, Service, until } from '../test/unit/limiter-sim';
+import { printTable, round } from './support/measure';
+
+const SECONDS = Number(process.env.SWEEP_SECONDS ?? 6);
+const LATENCIES = [10, 40, 200];
+
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+
+/** One cold run of SECONDS at the service's rate; its row. */
+async function row(shape: string, model: Model, seed = 1) {
+	const meanMs = model.latencyMs + (model.spreadMs ?? 0) / 2 + 1 + (model.wayMs ?? 0) / 2;
+	const rate = Math.min(model.inFlight ? (1000 * model.inFlight) / meanMs : Infinity, model.perSecond || Infinity);
+	const n = Math.max(50, Math.round(rate * SECONDS));
+	const limiter = new Limiter();
+	const service = new Service(model, seed);
+	const { ms } = await until(run(limiter, service, model, n));
+	const learned = limiter.learned();
+	return {
+		shape,
+		pauses: service.pauses,
+		vsFloor: `${round(ms / ((1000 * n) / rate), 2)}x`,
+		limit: learned ? round(learned.refusedLevel - 1, 1) : '-',
+		perSecond: learned?.perSecond ? round(learned.perSecond, 1) : '-',
+	};
+}
+
+test('in flight: refusals at once or as slow as answers, answers steady or spread by 30 %', async () => {
+	const rows = [];
+	for (const slowRefusals of [false, true])
+		for (const spread of [0, 0.3])
+			for (const inFlight of [2, 4, 8, 16, 32, 64])
+				for (const latencyMs of LATENCIES) {
+					const model: Model = { inFlight, slowRefusals, latencyMs, spreadMs: spread * latencyMs, retryAfterMs: 1000 };
+					const shape = `${inFlight} at ${latencyMs} ms${spread ? ' +30 %' : ''}${slowRefusals ? ', slow 429s' : ''}`;
+					rows.push(await row(shape, model));
+				}
+	printTable('In flight: cold runs', rows);
+});
+
+test('per second: sliding and fixed windows, token buckets; answers spread by 30 %', async () => {
+	const rows = [];
+	for (const window of ['sliding', 'fixed', 'bucket'] as const)
+		for (const perSecond of [10, 20, 50, 100, 400, 1000])
+			for (const latencyMs of LATENCIES) {
+				const model: Model = { perSecond, window, latencyMs, spreadMs: 0.3 * latencyMs, retryAfterMs: 1000 };
+				rows.push(await row(`${window} ${perSecond} a second at ${latencyMs} ms`, model));
+			}
+	printTable('Per second: cold runs', rows);
+});
+
+test('sends out of order (a busy n8n): an in-flight limit must never be read as a rate', async () => {
+	const rows = [];
+	for (const slowRefusals of [false, true])
+		for (const inFlight of [4, 8, 16, 17, 32, 64])
+			for (const latencyMs of [10, 40])
+				for (const seed of [1, 2, 3]) {
+					const model: Model = {
+						inFlight,
+						slowRefusals,
+						latencyMs,
+						spreadMs: 0.3 * latencyMs,
+						wayMs: 20,
+						retryAfterMs: 1000,
+					};
+					const shape = `${inFlight} at ${latencyMs} ms, way +20 ms${slowRefusals ? ', slow 429s' : ''}, seed ${seed}`;
+					rows.push(await row(shape, model, seed * 7919));
+				}
+	printTable('In flight, sends out of order: cold runs (a rate read here is a misreading)', rows);
+});
