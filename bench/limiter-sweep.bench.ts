@@ -7,7 +7,7 @@
  */
 import { Limiter } from '../nodes/Cloud4Wi/shared/limiter';
 import type { Model } from '../test/unit/limiter-sim';
-import { run, Service, until } from '../test/unit/limiter-sim';
+import { run, Service } from '../test/unit/limiter-sim';
 import { printTable, round } from './support/measure';
 
 const SECONDS = Number(process.env.SWEEP_SECONDS ?? 6);
@@ -23,7 +23,7 @@ async function row(shape: string, model: Model, seed = 1) {
 	const n = Math.max(50, Math.round(rate * SECONDS));
 	const limiter = new Limiter();
 	const service = new Service(model, seed);
-	const { ms } = await until(run(limiter, service, model, n));
+	const { ms } = await run(limiter, service, model, n);
 	const learned = limiter.learned();
 	return {
 		shape,

@@ -6,7 +6,7 @@
 import type { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
 
 /** A timer on the fake clock (the service's own waits). */
-export const timer = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const timer = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Lets `ms` pass on the fake clock, a millisecond at a time, with every promise settled in between. */
 export const after = async (ms: number) => {
 	for (let i = 0; i < ms; i++) await jest.advanceTimersByTimeAsync(1);
