@@ -3,10 +3,13 @@
  * numbers, so the node must find any of them): other in-flight limits, answers that take a random time, a
  * requests-per-second window, and 429s with other Retry-After values. 1,000 Update Opt-Ins items (5,000 for the wider
  * windows, so that they fill), 40 ms answers, a cold limiter each run (a new account).
- * Reported: time, the floor (what a client that knows the limit needs at best), 429s, pauses, failed items, and
+ * Reported: time, the floor (what a client that knows the limit needs at best), 429s, pauses, the limit each run left for
+ * the next (a misreading under the service's limit lasts 10 minutes; over it, one more pause), failed items, and
  * whether every opt-in was applied exactly once; only the counts that prove correctness are asserted.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Learned } from '../nodes/Cloud4Wi/shared/limiter';
 
 import { actionWorkflow, pausesOf } from '../test/harness/cloud4wi';
 import type { SandboxLoad } from '../test/sandbox';
@@ -34,6 +37,8 @@ interface Run {
 	pauses: number;
 	failed: number;
 	appliedOnce: boolean;
+	/** What the run left in the workflow for the next: the limit in flight, or the rate it paces at ('-': nothing). */
+	learned: string;
 }
 const rows: Array<Record<string, string | number>> = [];
 
@@ -62,7 +67,10 @@ async function runOnce(load: Load, n: number): Promise<Run> {
 			const m = /^\/v1\/customers\/([^/]+)\/policies$/.exec(r.path);
 			if (m && r.status === 200) applied.set(m[1], (applied.get(m[1]) ?? 0) + 1);
 		}
+		const limits = (workflow.staticData.global as IDataObject | undefined)?.cloud4WiLimits;
+		const [kept] = Object.values((limits ?? {}) as Record<string, Learned>);
 		return {
+			learned: !kept ? '-' : kept.perSecond ? `${round(kept.perSecond, 0)}/s` : String(kept.refusedLevel - 1),
 			ms: run.ms,
 			rateLimited: requests.filter((r) => r.status === 429).length,
 			pauses: pausesOf(requests),
@@ -85,6 +93,7 @@ async function limitCase(name: string, load: Load, floorMs: number, n = N) {
 		vsFloor: `${round(mid.ms / floorMs, 2)}x`,
 		rateLimited: mid.rateLimited,
 		pauses: runs.map((r) => r.pauses).join(' '),
+		learned: runs.map((r) => r.learned).join(' '),
 		failedItems: mid.failed,
 		appliedOnce: runs.every((r) => r.appliedOnce) ? 'yes' : 'no',
 	});

@@ -16,6 +16,7 @@ import type { Json } from '../e2e/execute-output';
 import type { N8n, Sandbox } from '../e2e/fixtures';
 import { N8N_VERSIONS, prepareN8n, sandboxToken, startSandbox, workDir } from '../e2e/fixtures';
 import { pausesOf } from '../test/harness/cloud4wi';
+import type { Learned } from '../nodes/Cloud4Wi/shared/limiter';
 import type { SandboxLoad } from '../test/sandbox';
 import { httpRequestOptInParams } from './support/http-node';
 import { medianRun, printTable, round, writeResults } from './support/measure';
@@ -137,14 +138,14 @@ maybe('in a real n8n 2.40.7', () => {
 		if (imported.code !== 0) throw new Error(`import failed:\n${imported.stdout}${imported.stderr}`);
 	}
 
-	/** The level our workflow's static data holds as refused, as the last execution left it ('-': none). */
-	async function storedLevel(): Promise<string> {
+	/** The limit our workflow's static data holds, as the last execution left it: in flight, or a rate ('-': none). */
+	async function storedLimit(): Promise<string> {
 		const file = join(benchDir, 'exported.json');
 		const exported = await n8n.cli(['export:workflow', `--id=${ours.id}`, `--output=${file}`]);
 		if (exported.code !== 0) throw new Error(`export failed:\n${exported.stdout}${exported.stderr}`);
 		const [saved] = JSON.parse(readFileSync(file, 'utf8')) as Json[];
-		const limits = saved.staticData?.global?.cloud4WiLimits as Record<string, { refusedLevel: number }> | undefined;
-		return String(limits?.[CREDENTIAL.id]?.refusedLevel ?? '-');
+		const kept = (saved.staticData?.global?.cloud4WiLimits as Record<string, Learned> | undefined)?.[CREDENTIAL.id];
+		return !kept ? '-' : kept.perSecond ? `${round(kept.perSecond, 0)}/s` : String(kept.refusedLevel - 1);
 	}
 
 	afterAll(async () => {
@@ -163,6 +164,8 @@ maybe('in a real n8n 2.40.7', () => {
 		rateLimited: number;
 		failed: number;
 		once: boolean;
+		/** The limit a cold run left for the next ('-': not read). */
+		learned?: string;
 	}
 
 	/** `n8n execute`: a new n8n process for this run alone. */
@@ -210,7 +213,7 @@ maybe('in a real n8n 2.40.7', () => {
 			appliedOnce: runs.every((r) => r.once) ? 'yes' : 'no',
 			vsHttpNode: '-',
 			vsFloor: '-',
-			learned: '-',
+			learned: runs.some((r) => r.learned) ? runs.map((r) => r.learned ?? '-').join(' ') : '-',
 			pauses: runs.map((r) => r.pauses).join(' '),
 		};
 		rows.push(row);
@@ -222,7 +225,7 @@ maybe('in a real n8n 2.40.7', () => {
 		const theirs: Run[] = [];
 		for (let i = 0; i < RUNS; i++) {
 			await forgetLearnedLimit();
-			mine.push(await runOnce(ours.id, load));
+			mine.push({ ...(await runOnce(ours.id, load)), learned: await storedLimit() });
 			if (!process.env.BENCH_OURS_ONLY) theirs.push(await runOnce(HTTP_WORKFLOW_ID, load));
 		}
 		const our = summarize(name, 'Cloud4Wi', mine);
@@ -260,7 +263,7 @@ maybe('in a real n8n 2.40.7', () => {
 	test(`Update Opt-Ins, ${LIMIT} in flight at most, \`n8n execute\` after an execution that found the limit`, async () => {
 		await forgetLearnedLimit();
 		await runOnce(ours.id, { maxInFlight: LIMIT }); // finds the limit and keeps it in the workflow's static data
-		const learned = await storedLevel();
+		const learned = await storedLimit();
 		const later: Run[] = [];
 		for (let i = 0; i < RUNS; i++) later.push(await runOnce(ours.id, { maxInFlight: LIMIT }));
 		const row = summarize(`opt-ins, limit ${LIMIT}, n8n execute, limit known`, 'Cloud4Wi', later);
@@ -323,7 +326,7 @@ maybe('in a real n8n 2.40.7', () => {
 			const runs: Run[] = [];
 			for (let i = 0; i < RUNS; i++) {
 				await forgetLearnedLimit();
-				runs.push(await runOnce(ours.id, { maxInFlight, maxPerSecond }));
+				runs.push({ ...(await runOnce(ours.id, { maxInFlight, maxPerSecond })), learned: await storedLimit() });
 			}
 			const row = summarize(`opt-ins, ${name}, n8n execute, cold`, 'Cloud4Wi', runs);
 			row.vsFloor = `${round(row.ms / floorMs, 2)}x`;
