@@ -14,7 +14,7 @@ import type { Learned } from '../nodes/Cloud4Wi/shared/limiter';
 import { actionWorkflow, pausesOf } from '../test/harness/cloud4wi';
 import type { SandboxLoad } from '../test/sandbox';
 import { buildWorkflow, runWorkflow } from '../test/harness/engine';
-import { measure, medianRun, printTable, round, writeResults } from './support/measure';
+import { learnedText, measure, medianRun, printTable, round, writeResults } from './support/measure';
 import { noLimit, startRemoteCloud4Wi } from './support/remote';
 
 const N = 1000;
@@ -70,7 +70,7 @@ async function runOnce(load: Load, n: number): Promise<Run> {
 		const limits = (workflow.staticData.global as IDataObject | undefined)?.cloud4WiLimits;
 		const [kept] = Object.values((limits ?? {}) as Record<string, Learned>);
 		return {
-			learned: !kept ? '-' : kept.perSecond ? `${round(kept.perSecond, 0)}/s` : String(kept.refusedLevel - 1),
+			learned: learnedText(kept),
 			ms: run.ms,
 			rateLimited: requests.filter((r) => r.status === 429).length,
 			pauses: pausesOf(requests),

@@ -15,11 +15,11 @@ import { nodeRun, parseExecuteOutput, runFromEditor } from '../e2e/execute-outpu
 import type { Json } from '../e2e/execute-output';
 import type { N8n, Sandbox } from '../e2e/fixtures';
 import { N8N_VERSIONS, prepareN8n, sandboxToken, startSandbox, workDir } from '../e2e/fixtures';
-import { pausesOf } from '../test/harness/cloud4wi';
 import type { Learned } from '../nodes/Cloud4Wi/shared/limiter';
+import { pausesOf } from '../test/harness/cloud4wi';
 import type { SandboxLoad } from '../test/sandbox';
 import { httpRequestOptInParams } from './support/http-node';
-import { medianRun, printTable, round, writeResults } from './support/measure';
+import { learnedText, medianRun, printTable, round, writeResults } from './support/measure';
 import { noLimit } from './support/remote';
 
 const N = 1000;
@@ -145,7 +145,7 @@ maybe('in a real n8n 2.40.7', () => {
 		if (exported.code !== 0) throw new Error(`export failed:\n${exported.stdout}${exported.stderr}`);
 		const [saved] = JSON.parse(readFileSync(file, 'utf8')) as Json[];
 		const kept = (saved.staticData?.global?.cloud4WiLimits as Record<string, Learned> | undefined)?.[CREDENTIAL.id];
-		return !kept ? '-' : kept.perSecond ? `${round(kept.perSecond, 0)}/s` : String(kept.refusedLevel - 1);
+		return learnedText(kept);
 	}
 
 	afterAll(async () => {

@@ -6,6 +6,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
+import type { Learned } from '../../nodes/Cloud4Wi/shared/limiter';
+
 const MB = 1024 * 1024;
 const SAMPLE_MS = 50;
 /** Pause after the baseline GC before the clock starts. */
@@ -131,6 +133,12 @@ export function round(value: number, digits = 1): number {
 }
 
 /** Prints rows as an aligned table (first row of keys as the header), straight to stdout so jest does not decorate it. */
+/** What a run left in the workflow for the next, as the benches print it: the limit in flight, or the rate ('-': none). */
+export function learnedText(kept: Learned | undefined): string {
+	if (!kept) return '-';
+	return kept.perSecond ? `${round(kept.perSecond, 0)}/s` : String(kept.refusedLevel - 1);
+}
+
 export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
 	const columns = Object.keys(rows[0] ?? {});
 	const cells = [columns, ...rows.map((row) => columns.map((c) => String(row[c])))];
