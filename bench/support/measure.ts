@@ -132,13 +132,13 @@ export function round(value: number, digits = 1): number {
 	return Math.round(value * factor) / factor;
 }
 
-/** Prints rows as an aligned table (first row of keys as the header), straight to stdout so jest does not decorate it. */
 /** What a run left in the workflow for the next, as the benches print it: the limit in flight, or the rate ('-': none). */
 export function learnedText(kept: Learned | undefined): string {
 	if (!kept) return '-';
 	return kept.perSecond ? `${round(kept.perSecond, 0)}/s` : String(kept.refusedLevel - 1);
 }
 
+/** Prints rows as an aligned table (first row of keys as the header), straight to stdout so jest does not decorate it. */
 export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
 	const columns = Object.keys(rows[0] ?? {});
 	const cells = [columns, ...rows.map((row) => columns.map((c) => String(row[c])))];
