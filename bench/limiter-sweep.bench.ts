@@ -4,10 +4,11 @@
  *   node node_modules/.bin/jest -c bench/jest.config.js --runInBand bench/limiter-sweep.bench.ts [-t family]
  * Each row: the pauses the service caused, the run's time against the floor (one pause is about 1.2x in these 6 s
  * runs), the limit learned and, when read as a rate, the requests a second paced at. Nothing is asserted.
+ * The queue-mode family runs two limiters (two workers) on one service, the second started 0-600 ms after the first.
  */
 import { Limiter } from '../nodes/Cloud4Wi/shared/limiter';
 import type { Model } from '../test/unit/limiter-sim';
-import { run, Service } from '../test/unit/limiter-sim';
+import { run, send, Service, until } from '../test/unit/limiter-sim';
 import { printTable, round } from './support/measure';
 
 const SECONDS = Number(process.env.SWEEP_SECONDS ?? 6);
@@ -76,4 +77,35 @@ test('sends out of order (a busy n8n): an in-flight limit must never be read as 
 					rows.push(await row(shape, model, seed * 7919));
 				}
 	printTable('In flight, sends out of order: cold runs (a rate read here is a misreading)', rows);
+});
+
+test('queue mode: two workers share an in-flight limit, the second starting 0-600 ms later', async () => {
+	const rows = [];
+	for (const slowRefusals of [false, true])
+		for (const wayMs of [0, 20])
+			for (const inFlight of [8, 16, 32])
+				for (const latencyMs of LATENCIES) {
+					const model: Model = { inFlight, slowRefusals, latencyMs, spreadMs: 0.3 * latencyMs, wayMs, retryAfterMs: 1000 };
+					const meanMs = latencyMs * 1.15 + 1 + wayMs / 2;
+					const n = Math.round(((1000 * inFlight) / meanMs) * (SECONDS / 2));
+					const ratios: number[] = [];
+					let rates = 0;
+					for (let offset = 0; offset <= 600; offset += latencyMs === 200 ? 75 : 25) {
+						const service = new Service(model, 7 + offset);
+						const [first, second] = [new Limiter(), new Limiter()];
+						const started = performance.now();
+						await until(Promise.all([send(first, service, model, n), send(second, service, model, n, n, offset)]));
+						ratios.push((performance.now() - started) / ((2 * n * meanMs) / inFlight));
+						if (first.learned()?.perSecond || second.learned()?.perSecond) rates++;
+					}
+					ratios.sort((a, b) => a - b);
+					rows.push({
+						shape: `${inFlight} at ${latencyMs} ms${wayMs ? ', way +20 ms' : ''}${slowRefusals ? ', slow 429s' : ''}`,
+						starts: ratios.length,
+						medianVsFloor: `${round(ratios[Math.floor(ratios.length / 2)], 2)}x`,
+						worstVsFloor: `${round(ratios.at(-1)!, 2)}x`,
+						readAsRate: rates,
+					});
+				}
+	printTable('Queue mode, two workers: the job against its floor (a rate read here is a misreading)', rows);
 });

@@ -19,6 +19,8 @@ const LATENCY_MS = 40;
 const LIMIT = 16;
 const FLOOR_MS = (N * LATENCY_MS) / LIMIT;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** The second process starts this much later (ms), as queue workers pick executions up at different moments. */
+const STAGGER_MS = Number(process.env.QUEUE_STAGGER_MS ?? 0);
 const ROOT = path.join(__dirname, '..');
 
 /** One worker process; resolves with its report once it exits. */
@@ -53,7 +55,7 @@ test(`queue mode: ${WORKERS} processes x 2 executions of ${PER_EXECUTION} writes
 						QUEUE_URL: sb.url,
 						QUEUE_CREDENTIALS: JSON.stringify(sb.credentials),
 						QUEUE_IDS: idsFile,
-						QUEUE_START_AT: String(startAt),
+						QUEUE_START_AT: String(startAt + w * STAGGER_MS),
 						QUEUE_REPORT: path.join(dir, `report-${w}.json`),
 					});
 				}),
@@ -82,6 +84,7 @@ test(`queue mode: ${WORKERS} processes x 2 executions of ${PER_EXECUTION} writes
 			await sb.close();
 		}
 	}
-	printTable(`Queue mode: ${N} writes from ${WORKERS} processes x 2 executions, ${LATENCY_MS} ms answers`, rows);
+	const stagger = STAGGER_MS ? `, the second process ${STAGGER_MS} ms later` : '';
+	printTable(`Queue mode: ${N} writes from ${WORKERS} processes x 2 executions, ${LATENCY_MS} ms answers${stagger}`, rows);
 	writeResults('queue', rows);
 }, 600_000);

@@ -103,6 +103,13 @@ export class Service {
  * (the run's Max Concurrent Requests; all at once by default), a refused request sent again.
  */
 export async function run(limiter: Limiter, service: Service, model: Model, n: number, width = n) {
+	const started = performance.now();
+	const { mostOfRun } = await until(send(limiter, service, model, n, width));
+	return { ms: performance.now() - started, mostOfRun };
+}
+
+/** `run` without driving the clock, starting `startAfterMs` later: several at once under one `until` (queue mode). */
+export async function send(limiter: Limiter, service: Service, model: Model, n: number, width = n, startAfterMs = 0) {
 	let [left, inFlight, mostOfRun] = [n, 0, 0];
 	const worker = async () => {
 		while (left > 0) {
@@ -117,7 +124,7 @@ export async function run(limiter: Limiter, service: Service, model: Model, n: n
 			}
 		}
 	};
-	const started = performance.now();
-	await until(Promise.all(Array.from({ length: Math.min(width, n) }, worker)));
-	return { ms: performance.now() - started, mostOfRun };
+	if (startAfterMs) await timer(startAfterMs);
+	await Promise.all(Array.from({ length: Math.min(width, n) }, worker));
+	return { mostOfRun };
 }
