@@ -6,7 +6,7 @@
 import type { Learned, Slot } from '../../nodes/Cloud4Wi/shared/limiter';
 import { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
 import type { Model } from './limiter-sim';
-import { after, run, Service, until } from './limiter-sim';
+import { after, run, send, Service, until } from './limiter-sim';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => {
@@ -102,10 +102,8 @@ describe('queue mode: two processes, each with its own limiter, share one servic
 		const service = new Service(inFlight16);
 		const [a, b] = [new Limiter(), new Limiter()];
 		const started = performance.now();
-		// b starts first and fills the service; a starts a moment later and is refused at once.
-		const first = run(b, service, inFlight16, 800);
-		await until(new Promise((resolve) => setTimeout(resolve, 30)));
-		await until(Promise.all([first, run(a, service, inFlight16, 800)]));
+		// b starts first and fills the service; a starts 30 ms later and is refused at once.
+		await until(Promise.all([send(b, service, inFlight16, 800), send(a, service, inFlight16, 800, 800, 30)]));
 		const floor = (1600 * inFlight16.latencyMs) / 16;
 		expect(performance.now() - started).toBeLessThanOrEqual(2 * floor);
 		expect(a.learned()!.refusedLevel).toBeGreaterThan(8);
