@@ -17,9 +17,12 @@ const LATENCIES = [10, 40, 200];
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
+/** A request's mean time at the service and on the way there. */
+const meanMsOf = (model: Model) => model.latencyMs + (model.spreadMs ?? 0) / 2 + 1 + (model.wayMs ?? 0) / 2;
+
 /** One cold run of SECONDS at the service's rate; its row. */
 async function row(shape: string, model: Model, seed = 1) {
-	const meanMs = model.latencyMs + (model.spreadMs ?? 0) / 2 + 1 + (model.wayMs ?? 0) / 2;
+	const meanMs = meanMsOf(model);
 	const rate = Math.min(model.inFlight ? (1000 * model.inFlight) / meanMs : Infinity, model.perSecond || Infinity);
 	const n = Math.max(50, Math.round(rate * SECONDS));
 	const limiter = new Limiter();
@@ -85,8 +88,15 @@ test('queue mode: two workers share an in-flight limit, the second starting 0-60
 		for (const wayMs of [0, 20])
 			for (const inFlight of [8, 16, 32])
 				for (const latencyMs of LATENCIES) {
-					const model: Model = { inFlight, slowRefusals, latencyMs, spreadMs: 0.3 * latencyMs, wayMs, retryAfterMs: 1000 };
-					const meanMs = latencyMs * 1.15 + 1 + wayMs / 2;
+					const model: Model = {
+						inFlight,
+						slowRefusals,
+						latencyMs,
+						spreadMs: 0.3 * latencyMs,
+						wayMs,
+						retryAfterMs: 1000,
+					};
+					const meanMs = meanMsOf(model);
 					const n = Math.round(((1000 * inFlight) / meanMs) * (SECONDS / 2));
 					const ratios: number[] = [];
 					let rates = 0;
