@@ -1,6 +1,7 @@
 /**
  * One worker process of bench/queue.bench.ts (skipped unless it starts it): two executions of Update Opt-Ins at once
  * on one credential, each over half of its contacts, starting at QUEUE_START_AT. Writes its report to QUEUE_REPORT.
+ * With QUEUE_SHARE, each execution's Max Concurrent Requests is that many (the bound's even split, known in advance).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -9,6 +10,7 @@ import { buildWorkflow, runWorkflow } from '../../test/harness/engine';
 
 const env = process.env;
 const ready = env.QUEUE_URL !== undefined;
+const share = env.QUEUE_SHARE ? { requestOptions: { maxConcurrentRequests: Number(env.QUEUE_SHARE) } } : {};
 
 (ready ? test : test.skip)('a queue worker: two bulk executions at once on one credential', async () => {
 	const store = credentialFor({ url: env.QUEUE_URL!, credentials: JSON.parse(env.QUEUE_CREDENTIALS!) });
@@ -23,6 +25,7 @@ const ready = env.QUEUE_URL !== undefined;
 						operation: 'updateOptIns',
 						contactId: '={{ $json.id }}',
 						optIns: { optIn: [{ policy: 'mktgCommunications', accepted: '={{ $json.accepted }}' }] },
+						...share,
 					},
 					part.map((id, i) => ({ id, accepted: i % 2 === 0 })),
 				),
