@@ -708,19 +708,23 @@ describe('load: latency and a limit on requests in flight', () => {
 
 	it('with refusalLatencyMs, a 429 leaves that late, and a refused request holds no place meanwhile', async () => {
 		const { sb, token } = ctx;
-		sb.setLoad({ refusalLatencyMs: 60 });
+		sb.setLoad({ refusalLatencyMs: 300 });
 		try {
 			const t0 = Date.now();
 			const timed = () =>
 				call(sb, 'GET', segmentsPath(), { token }).then((reply) => ({ status: reply.status, ms: Date.now() - t0 }));
-			const first = Promise.all(Array.from({ length: 6 }, timed));
-			// At 40 ms the four answered are done and the two refusals not yet sent: four more are all served.
-			await new Promise((resolve) => setTimeout(resolve, 40));
+			const calls = Array.from({ length: 6 }, timed);
+			// Once the four served have answered (after 30 ms; a fixed wait failed on a busy CI), four more are sent while
+			// the two refusals are still held back: all four are served.
+			let answered = 0;
+			await new Promise<void>((resolve) => calls.forEach((c) => void c.then(() => ++answered === 4 && resolve())));
 			const second = await Promise.all(Array.from({ length: 4 }, timed));
-			const refused = (await first).filter((r) => r.status === 429);
+			const refused = (await Promise.all(calls)).filter((r) => r.status === 429);
 			expect(refused).toHaveLength(2);
-			for (const r of refused) expect(r.ms).toBeGreaterThanOrEqual(55);
+			for (const r of refused) expect(r.ms).toBeGreaterThanOrEqual(295);
 			expect(second.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+			// Served while both refusals were still on their way out.
+			expect(Math.max(...second.map((r) => r.ms))).toBeLessThan(Math.min(...refused.map((r) => r.ms)));
 		} finally {
 			sb.setLoad({ refusalLatencyMs: 0 });
 		}
