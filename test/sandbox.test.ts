@@ -732,21 +732,22 @@ describe('load: latency and a limit on requests in flight', () => {
 
 	it('with slowRefusals, a 429 takes as long as an answer and the refused request holds a place meanwhile', async () => {
 		const { sb, token } = ctx;
-		sb.setLoad({ slowRefusals: true });
+		// Answers and refusals take 300 ms, so the six are still in flight when the two newcomers come (a busy host).
+		sb.setLoad({ slowRefusals: true, latencyMs: 300 });
 		try {
 			const t0 = Date.now();
 			const timed = () =>
 				call(sb, 'GET', segmentsPath(), { token }).then((reply) => ({ status: reply.status, ms: Date.now() - t0 }));
 			const first = Promise.all(Array.from({ length: 6 }, timed));
-			// At 15 ms four are served and two refusals still held: every newcomer is refused, as the six are in flight.
-			await new Promise((resolve) => setTimeout(resolve, 15));
+			// At 50 ms four are served and two refusals still held: every newcomer is refused, as the six are in flight.
+			await new Promise((resolve) => setTimeout(resolve, 50));
 			const second = await Promise.all(Array.from({ length: 2 }, timed));
 			const refused = (await first).filter((r) => r.status === 429);
 			expect(refused).toHaveLength(2);
-			for (const r of refused) expect(r.ms).toBeGreaterThanOrEqual(25);
+			for (const r of refused) expect(r.ms).toBeGreaterThanOrEqual(295);
 			expect(second.map((r) => r.status)).toEqual([429, 429]);
 		} finally {
-			sb.setLoad({ slowRefusals: false });
+			sb.setLoad({ slowRefusals: false, latencyMs: 30 });
 		}
 	});
 
