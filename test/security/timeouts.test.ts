@@ -323,14 +323,17 @@ describe('a login shared by many requests', () => {
 	test.each(['a poll', 'a dropdown'])(
 		"%s that needs a token while another run's slow request carries the login goes on once the token is known",
 		async (waiter) => {
-			const workflow = trigger();
-			await pollOnce(workflow, ctx.store, 'Trigger');
+			// Active since earlier (its state saved), so this process has no token yet.
+			const workflow = trigger({ 'node:Trigger': { state: { since: Date.now(), seen: {} } } });
 			noToken();
 			// A node run logs in (the login takes 0.5 s) and its read then takes 6 s: it carries the login.
 			ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', delayMs: 500 });
 			ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', delayMs: 6_000 });
 			const slow = runAction(ctx, contact('get', timeout(60_000)));
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			// The other starts once that login reached the service (a busy host may take longer than any fixed wait).
+			const loggingIn = () => ctx.sb.requests.some((r) => r.path.startsWith('/v1/sts/login'));
+			for (let waited = 0; !loggingIn() && waited < 10_000; waited += 10)
+				await new Promise((resolve) => setTimeout(resolve, 10));
 			const started = Date.now();
 			if (waiter === 'a poll') await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000);
 			else {
@@ -340,6 +343,7 @@ describe('a login shared by many requests', () => {
 			expect(Date.now() - started).toBeLessThan(2_000);
 			expect(ctx.sb.logins).toBe(1); // one login for both
 			expect((await slow).error).toBeUndefined();
+			expect(ctx.sb.requests.map((r) => r.method)[0]).toBe('POST'); // the slow run's login came first
 		},
 		20_000,
 	);
