@@ -6,6 +6,7 @@
  * second, so tests that set it keep its own size. test/unit/timing.test.ts pins the sizes as shipped.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
 import {
@@ -337,8 +338,7 @@ describe('a login shared by many requests', () => {
 			const slow = runAction(ctx, contact('get', timeout(60_000)));
 			// The other starts once that login reached the service (a busy host may take longer than any fixed wait).
 			const loggingIn = () => ctx.sb.requests.some((r) => r.path.startsWith('/v1/sts/login'));
-			for (let waited = 0; !loggingIn() && waited < 10_000; waited += 10)
-				await new Promise((resolve) => setTimeout(resolve, 10));
+			for (let waited = 0; !loggingIn() && waited < 10_000; waited += 10) await sleep(10);
 			const started = Date.now();
 			if (waiter === 'a poll') await pollOnce(workflow, ctx.store, 'Trigger', 'trigger', 4_000);
 			else {
