@@ -738,16 +738,18 @@ describe('load: latency and a limit on requests in flight', () => {
 			const t0 = Date.now();
 			const timed = () =>
 				call(sb, 'GET', segmentsPath(), { token }).then((reply) => ({ status: reply.status, ms: Date.now() - t0 }));
+			sb.clearRequests();
 			const first = Promise.all(Array.from({ length: 6 }, timed));
-			// At 50 ms four are served and two refusals still held: every newcomer is refused, as the six are in flight.
-			await new Promise((resolve) => setTimeout(resolve, 50));
+			// Once the six arrived, four are served and two refusals held. With room for six, newcomers are still refused.
+			while (sb.requests.length < 6) await new Promise((resolve) => setTimeout(resolve, 5));
+			sb.setLoad({ maxInFlight: 6 });
 			const second = await Promise.all(Array.from({ length: 2 }, timed));
 			const refused = (await first).filter((r) => r.status === 429);
 			expect(refused).toHaveLength(2);
 			for (const r of refused) expect(r.ms).toBeGreaterThanOrEqual(295);
 			expect(second.map((r) => r.status)).toEqual([429, 429]);
 		} finally {
-			sb.setLoad({ slowRefusals: false, latencyMs: 30 });
+			sb.setLoad({ slowRefusals: false, latencyMs: 30, maxInFlight: 4 });
 		}
 	});
 
