@@ -4,7 +4,8 @@
  * write "may or may not have been applied"; a read is tried 5 times over 7.5 s, then "did not answer within
  * 2147483.6 s"), and without a stored token the login fails at once as "no token within 30 s"; from 2^32 ms up
  * AbortSignal.timeout throws a RangeError, surfaced with an empty message that names no field. An out-of-range Timeout must be refused like one below 1000: a
- * NodeOperationError naming "Request Options > Timeout", and nothing sent.
+ * NodeOperationError naming "Request Options > Timeout", and nothing sent. Max Concurrent Requests is checked the same way
+ * (0 would start no request and output nothing).
  */
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -56,3 +57,23 @@ test('Timeout 2^31 ms on a read: refused at once, not five tries each cut off af
 	expect(result.error?.message).toMatch(/^Request Options > Timeout: /);
 	expect(ctx.sb.requests).toEqual([]);
 }, 30_000);
+
+test.each([0, -1, 1.5, 1001])(
+	'Max Concurrent Requests %p: refused naming the field and its range, nothing sent, nothing deleted',
+	async (max) => {
+		const cid = ctx.sb.data.contacts[0]!.cid;
+		const result = await runAction(ctx, {
+			resource: 'contact',
+			operation: 'delete',
+			contactId: cid,
+			requestOptions: { maxConcurrentRequests: max },
+		});
+		expect(result.error?.message).toBe(
+			`Request Options > Max Concurrent Requests: must be a whole number from 1 to 1000, got "${String(max)}"`,
+		);
+		expect(lastThrownError()).toBeInstanceOf(NodeOperationError);
+		expect(ctx.sb.requests).toEqual([]);
+		expect(ctx.sb.data.contacts.has(cid)).toBe(true);
+	},
+	30_000,
+);
