@@ -45,6 +45,17 @@ test('a 200 whose body is not JSON: an error, no output', async () => {
 	expect(result.items).toEqual([]);
 });
 
+test.each(['null', '"ok"', '42', 'true'])(
+	'a 200 whose JSON is %s, not an object: an error, no output',
+	async (body) => {
+		ctx.sb.addFault({ path: '^/v2/segments/', status: 200, rawBody: body });
+		const result = await runAction(ctx, segments);
+		expect(result.error?.message).toBe('Cloud4Wi answered HTTP 200 with a body that is not JSON, or was cut short');
+		expect(result.items).toEqual([]);
+		expect(apiCalls(ctx.sb)).toHaveLength(1);
+	},
+);
+
 test('a JSON answer cut short mid-body on a read: tried again, and the retry gives the whole list', async () => {
 	ctx.sb.addFault({ path: '^/v2/customers/organizations/', truncate: true });
 	const result = await runAction(ctx, contacts);
