@@ -101,4 +101,24 @@ describe('a login refused for load', () => {
 		expect(logins()).toEqual([401]);
 		expect(error?.message).toMatch(/^Cloud4Wi login failed \(HTTP 401\)/);
 	});
+
+	test('a wrong secret with Continue On Fail, one item at a time: one login, then each item fails with its error', async () => {
+		const wrong = credentialFor(ctx.sb, { clientSecret: 'not-the-secret' });
+		const contacts = ctx.sb.data.contacts.map((c) => ({ cid: c.cid })).slice(0, 4);
+		const parameters = {
+			resource: 'contact',
+			operation: 'get',
+			contactId: '={{ $json.cid }}',
+			requestOptions: { maxConcurrentRequests: 1 },
+		};
+		const result = await runWorkflow(
+			buildWorkflow(actionWorkflow(parameters, contacts, { continueOnFail: true })),
+			wrong,
+		);
+		const items = result.output('Cloud4Wi');
+		expect(items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		for (const { json } of items) expect(String(json.error)).toMatch(/^Cloud4Wi login failed \(HTTP 401\)/);
+		expect(logins()).toEqual([401]); // a refused key is not sent again by the later items
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	});
 });
