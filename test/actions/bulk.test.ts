@@ -212,6 +212,20 @@ async function fourInFlight(): Promise<IDataObject[]> {
 		.map((id) => ({ id }));
 }
 
+test('without Continue On Fail, an item that fails stops the writes of the items after it that wait for a place', async () => {
+	ctx = await startCloud4Wi({ contacts: 60, latencyMs: 0 });
+	await warm();
+	const ids = cids().slice(0, 60);
+	// Item 0's contact does not exist (404 at once); the writes of the others take 500 ms, so the first few hold
+	// every place when item 0 fails, and the rest are read and waiting for one.
+	ctx.sb.addFault({ method: 'PUT', path: '^/v1/customers/[0-9a-f]{24}/policies$', delayMs: 500, times: 100 });
+	const items = ids.map((id, i) => ({ id: i === 0 ? 'gone' : id, accepted: true }));
+	const result = await runAction(ctx, optIn, items);
+	expect(result.error?.context?.itemIndex).toBe(0);
+	// The first 16 and the few that took a place as item 0's answer came in (20-21 here); without the check, all 60.
+	expect(ctx.sb.requests.filter((r) => r.method === 'PUT').length).toBeLessThanOrEqual(16 + 8);
+});
+
 test('while a 429 holds every request, the next items are read ahead: their parameters are read during the pause', async () => {
 	const items = await fourInFlight(); // sets ctx
 	const result = await runAction(ctx, readAt, items);
