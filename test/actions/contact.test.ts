@@ -916,6 +916,20 @@ describe('contact operations', () => {
 			expect(apiCalls(ctx.sb).every((c) => [a.cid, b.cid].some((cid) => c === `GET /v2/customers/${cid}`))).toBe(true);
 		});
 
+		test('without Continue On Fail, the node stops with the first failing item in item order, not the first to fail', async () => {
+			const a = contacts[25];
+			// Item 0 fails late (its 404 takes 300 ms), item 2 at once (its ID is refused before sending).
+			ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/c-gone$', delayMs: 300 });
+			const result = await runAction(ctx, op('get', { contactId: '={{ $json.id }}' }), [
+				{ id: 'c-gone' },
+				{ id: a.cid },
+				{ id: '' },
+			]);
+			expect(result.error?.context?.itemIndex).toBe(0);
+			expect(failure(result).message).toBe('Contact not found: c-gone');
+			expect(apiCalls(ctx.sb)).toEqual(['GET /v2/customers/c-gone', `GET /v2/customers/${a.cid}`]);
+		});
+
 		test('with Max Concurrent Requests 1, items run one after another and nothing after the failing item is sent', async () => {
 			const [a, b] = [contacts[23], contacts[24]];
 			const result = await runAction(
