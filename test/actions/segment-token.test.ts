@@ -216,6 +216,22 @@ describe('token Revoke', () => {
 		]);
 	});
 
+	test('two items log out in one run: the second logs in first, and never sends the token the first revoked', async () => {
+		await runAction(ctx, segments({ limit: 1 })); // logs in and stores a token
+		const token = String(ctx.store.stored(CREDENTIAL_ID).sessionToken);
+		ctx.sb.clearRequests();
+		const result = await runAction(ctx, { ...revoke, requestOptions: { maxConcurrentRequests: 1 } }, [{}, {}]);
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([{ revoked: true }, { revoked: true }]);
+		const fresh = ctx.sb.requests[2]?.authorization;
+		expect(fresh).not.toBe(`Bearer ${token}`);
+		expect(ctx.sb.requests.map((r) => [r.method, r.path, r.status, r.authorization])).toEqual([
+			['POST', '/v1/sts/logout', 200, `Bearer ${token}`],
+			['POST', '/v1/sts/login/services', 200, undefined],
+			['POST', '/v1/sts/logout', 200, fresh],
+		]);
+	});
+
 	test('a 5xx from logout is a NodeApiError, and logout (a write) is not retried', async () => {
 		ctx.sb.addFault({ path: '^/v1/sts/logout$', status: 500, times: 3 });
 		const result = await runAction(ctx, revoke);
