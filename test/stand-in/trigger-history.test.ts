@@ -1,0 +1,47 @@
+/**
+ * Spec, events list: `dateStart` limits the list to events from then on. A service that leaves it out (or rounds it to
+ * the second, or to the day) lists events from before the trigger was activated. The trigger emits each new event once,
+ * and none from before its window: a flow that starts "when a guest signs up" must not replay the account's history.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { node, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { buildWorkflow, pollOnce } from '../harness/engine';
+import { ORG, standIn } from '../harness/stand-in';
+import type { StandIn } from '../harness/stand-in';
+
+let si: StandIn;
+afterEach(async () => {
+	await si.close();
+});
+
+test('a service that ignores dateStart and lists its whole history: only events after activation are emitted', async () => {
+	const stored: IDataObject[] = [];
+	si = await standIn((r) => {
+		if (r.path !== `/v1/organizations/${ORG}/events`) return undefined;
+		const events = [...stored].reverse(); // newest first, whatever dateStart asked for
+		return { body: { status: 'ok', generated: new Date().toISOString(), count: events.length, events } };
+	});
+	const add = (id: string, at: number) =>
+		stored.push({
+			organizationId: ORG,
+			customerId: 'c1',
+			event: { type: 'signup', id, signup: { source: 'wifi' } },
+			where: { locationId: 'loc-1', locationName: 'Milano' },
+			when: { createdAt: new Date(at).toISOString(), createdAtLocal: new Date(at).toISOString(), timezone: 'UTC' },
+		});
+	add('e-last-year', Date.now() - 365 * 86_400_000);
+	add('e-a-minute-ago', Date.now() - 60_000);
+	const workflow = buildWorkflow({
+		nodes: [node('Trigger', TRIGGER_TYPE, { events: [] }), node('Done', 'test.noOp', {})],
+		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+	});
+	const ids = (emitted: Array<{ json: IDataObject }> | null) =>
+		(emitted ?? []).map((i) => String((i.json.event as IDataObject).id));
+
+	expect(ids((await pollOnce(workflow, si.store, 'Trigger')).emitted)).toEqual([]); // activation
+	add('e-new', Date.now());
+	expect(ids((await pollOnce(workflow, si.store, 'Trigger')).emitted)).toEqual(['e-new']);
+	expect(ids((await pollOnce(workflow, si.store, 'Trigger')).emitted)).toEqual([]);
+	expect(si.requests.filter((r) => r.path.endsWith('/events')).every((r) => r.query.dateStart)).toBe(true);
+});
