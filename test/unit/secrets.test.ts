@@ -49,3 +49,10 @@ test('several secrets, each in its own form', () => {
 	const text = `token abc.def.ghi, secret ${encodeURIComponent('p@ss word')}`;
 	expect(maskSecrets(text, ['p@ss word', 'abc.def.ghi', 'abc.def.ghi'])).toBe('token ***, secret ***');
 });
+
+test('a short secret (4 to 7 characters) is masked too, in every form', () => {
+	for (const secret of ['k3y!', 'pa$$wd7']) {
+		const text = `{"message":"bad ${secret} / ${encodeURIComponent(secret)}"}`;
+		expect(maskSecrets(text, [secret])).toBe('{"message":"bad *** / ***"}');
+	}
+});
