@@ -73,6 +73,14 @@ describe('a login refused for load', () => {
 		);
 	});
 
+	test.each([502, 504])('a gateway %d on the login is busy too: tried again, and the run goes on', async (status) => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', status, times: 1 });
+		const { error, json } = await bulk(3);
+		expect(error).toBeUndefined();
+		expect(json).toHaveLength(3);
+		expect(logins()).toEqual([status, 200]);
+	});
+
 	test('a gateway that keeps answering 503 fails the login after three tries, saying the service is busy', async () => {
 		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', status: 503, times: 5 });
 		const { error } = await bulk(3);
