@@ -656,6 +656,7 @@ describe('input checks: the item fails with a NodeOperationError naming the fiel
 		['MAC address with letters beyond F', { ...createHotspot, macAddress: 'AA:BB:CC:DD:EE:GG' }, 'MAC Address'],
 		['own address without city (mapped)', { ...createHotspot, ...ownAddress, city: '={{ "" }}' }, 'City'],
 		['own address without ZIP (mapped)', { ...createHotspot, ...ownAddress, zip: '={{ "" }}' }, 'ZIP Code'],
+		['own address without country (mapped)', { ...createHotspot, ...ownAddress, country: '={{ "" }}' }, 'Country Code'],
 		['hotspot country XX', { ...createHotspot, ...ownAddress, country: 'XX' }, 'Country Code'],
 		['hotspot country ITA', { ...createHotspot, ...ownAddress, country: 'ITA' }, 'Country Code'],
 		[
