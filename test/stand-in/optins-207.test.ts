@@ -3,7 +3,8 @@
  * object whose keys are policy keys and whose values are booleans giving the new value of each policy."
  * A stand-in that lists every requested policy with its value after the call (an opt-in not applied keeps its old
  * value) is conforming: when that old value equals the one asked for, nothing differs, yet the answer is a 207. The
- * node then reports allUpdated: false and, with "Error If Some Not Updated", fails the item.
+ * node then reports allUpdated: false and, with "Error If Some Not Updated", fails the item. A policy listed with
+ * another value than the one asked for was not applied: the node names it.
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { runAction, startCloud4Wi } from '../harness/cloud4wi';
@@ -33,4 +34,30 @@ test('a 207 is never reported as all updated, and fails the item with Error If S
 		options: { failOnPartial: true },
 	});
 	expect(result.error).toBeDefined();
+});
+
+test('a 207 that lists a policy with another value than asked: that policy is named as not updated', async () => {
+	ctx = await startCloud4Wi();
+	const contactId = ctx.sb.data.contacts[0]!.cid;
+	ctx.sb.addFault({
+		method: 'PUT',
+		path: '/policies$',
+		status: 207,
+		body: { mktgCommunications: true, profiling: false }, // profiling kept its old value
+	});
+	const result = await runAction(ctx, {
+		resource: 'contact',
+		operation: 'updateOptIns',
+		contactId,
+		optIns: {
+			optIn: [
+				{ policy: 'mktgCommunications', accepted: true },
+				{ policy: 'profiling', accepted: true },
+			],
+		},
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.json).toEqual([
+		{ contactId, allUpdated: false, notUpdated: ['profiling'], optIns: { mktgCommunications: true, profiling: false } },
+	]);
 });
