@@ -222,7 +222,9 @@ describe('the pause and the probe', () => {
 		jest.advanceTimersByTime(0.6);
 		expect(limiter.learned()).toEqual(known);
 		// Values out of range, or from the future, are not used.
-		expect(new Limiter({ ...known, refusedLevel: 0 }).learned()).toBeUndefined();
+		// A level of 0, over the most it may send (1,000), or not a number (the workflow's data may be edited by hand).
+		for (const refusedLevel of [0, 1002, Number.NaN, '17' as never])
+			expect(new Limiter({ ...known, refusedLevel }).learned()).toBeUndefined();
 		expect(new Limiter({ ...known, refusedAt: now + 60_000 }).learned()).toBeUndefined();
 		expect(new Limiter({ ...known, probeAfterMs: 1 }).learned()).toBeUndefined();
 		// A rate goes too, when there is one and it is a number of requests a second.
