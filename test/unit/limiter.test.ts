@@ -203,6 +203,19 @@ describe('the pause and the probe', () => {
 		expect(limiter.learned()).toMatchObject({ refusedLevel: 13, probeAfterMs: 10_000 });
 	}, 20_000);
 
+	test('the wait before a probe doubles up to 8 hours, not past it', async () => {
+		const hours = (n: number) => n * 3_600_000;
+		const limiter = new Limiter({
+			refusedLevel: 17,
+			refusedAt: Date.now() - hours(8) - 60_000,
+			probeAfterMs: hours(8),
+		});
+		const service = new Service(inFlight16);
+		await run(limiter, service, inFlight16, 300); // the probe is due: 17 tried, refused
+		expect(service.pauses).toBe(1);
+		expect(limiter.learned()).toMatchObject({ refusedLevel: 17, probeAfterMs: hours(8) });
+	}, 20_000);
+
 	test('a count corrected right after its pause is not a fall: no probe 10 s later', async () => {
 		// 4 at once: the first count is raised to 8 (half the level); the next pause reads 4 within a round trip.
 		const fourAtOnce: Model = { inFlight: 4, latencyMs: 40, retryAfterMs: 1000 };
