@@ -2,7 +2,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { kindFilter } from '../../nodes/Cloud4Wi/shared/events';
+import { eventId, kindFilter } from '../../nodes/Cloud4Wi/shared/events';
 import { recordsOf } from '../../nodes/Cloud4Wi/shared/paginate';
 import { simplifyContact, simplifyEvent } from '../../nodes/Cloud4Wi/shared/simplify';
 import type { PathId } from '../../nodes/Cloud4Wi/shared/path';
@@ -356,4 +356,12 @@ describe('ItemInput readers', () => {
 		expect(input.text(12, 'Name')).toBe('12');
 		expect(input.text(undefined, 'Name')).toBe('');
 	});
+});
+
+test("an event's id in either shape, a number as text (the trigger remembers ids as text); none without one", () => {
+	expect(eventId({ event: { type: 'signup', id: 'e1l' } })).toBe('e1l');
+	expect(eventId({ type: 'signup', id: 'e2g' })).toBe('e2g');
+	expect(eventId({ event: { type: 'signup', id: 42 } })).toBe('42');
+	expect(eventId({ event: { type: 'signup' } })).toBeUndefined();
+	expect(eventId({ event: { type: 'signup', id: { nested: 1 } } })).toBeUndefined();
 });
