@@ -42,7 +42,7 @@ describe('dropdowns', () => {
 		expect(ctx.sb.requests.at(-1)?.path).toBe('/v1/organizations/other-org/locations');
 	});
 
-	test('searchable location list filters by name, and the trigger offers locations too', async () => {
+	test('searchable location list filters by name or ID, and the trigger offers locations too', async () => {
 		const [first] = ctx.sb.data.locations;
 		const fragment = first.name.slice(0, 5).toLowerCase();
 		const { results } = (await loadOptionsOf(ctx.store, action(), 'searchLocations', fragment)) as {
@@ -50,6 +50,11 @@ describe('dropdowns', () => {
 		};
 		expect(results.length).toBeGreaterThan(0);
 		expect(results.every((r) => r.name.toLowerCase().includes(fragment))).toBe(true);
+		// By ID too, as pasted from Cloud4Wi's dashboard: exactly the location it names.
+		const byId = (await loadOptionsOf(ctx.store, action(), 'searchLocations', first.id)) as {
+			results: Array<{ value: string }>;
+		};
+		expect(byId.results.map((r) => r.value)).toEqual([first.id]);
 		const trigger = node('Trigger', TRIGGER_TYPE, { events: [] });
 		const options = (await loadOptionsOf(ctx.store, trigger, 'getLocations')) as unknown[];
 		expect(options).toHaveLength(ctx.sb.data.locations.length);
