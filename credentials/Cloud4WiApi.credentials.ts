@@ -219,7 +219,8 @@ export class Cloud4WiApi implements ICredentialType {
 		return options;
 	}
 
-	// Logging in proves the key, the secret and the base URL; n8n logs in before this request too.
+	// Logging in proves the key, the secret and the base URL. n8n logs in (preAuthentication) before this request on
+	// every Test, so a refused key fails there with the login's own message, and needs no rule here.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -231,11 +232,5 @@ export class Cloud4WiApi implements ICredentialType {
 				clientSecret: '={{$credentials.clientSecret}}',
 			},
 		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'Cloud4Wi rejected the client key or secret' },
-			},
-		],
 	};
 }

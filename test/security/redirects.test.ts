@@ -126,6 +126,15 @@ test.each([307, 308])(
 	},
 );
 
+test("the Test button's own request after n8n's login is not redirected either: the secret is not posted on", async () => {
+	// n8n logs in first (answered), then sends the Test button's request, which is answered with a 308.
+	ctx.sb.addFault({ path: '^/v1/sts/login/', status: 308, location: `${catcher.url}/login`, skip: 1 });
+	const result = await testCredential(ctx.store, CREDENTIAL_ID);
+	expect(result.status).toBe('Error');
+	expect(catcher.seen).toEqual([]);
+	expect(ctx.sb.requests.map((r) => r.status)).toEqual([200, 308]);
+});
+
 test("the credential's Test button does not follow a redirect of the login either", async () => {
 	ctx.sb.addFault({ path: '^/v1/sts/login/', status: 308, location: `${catcher.url}/login`, times: 5 });
 	const result = await testCredential(ctx.store, CREDENTIAL_ID);
