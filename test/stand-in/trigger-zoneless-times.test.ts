@@ -3,7 +3,9 @@
  * "Every response body that carries `generated` holds the response time as a string." Neither says the string carries
  * a zone designator. A stand-in writing UTC times as "2025-03-01T09:30:00" (ISO 8601, no Z) is conforming; the trigger
  * reads such times as UTC, whatever n8n's own zone. It used to read them in the process's zone: east of UTC new events
- * were taken as old and dropped, west of it the window jumped ahead and later events were missed.
+ * were taken as old and dropped, west of it the window jumped ahead and later events were missed. The tests run west
+ * of UTC (jest.config.js), where this test fails on that code: a test cannot switch zones itself, since jest gives it
+ * a copy of process.env.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -16,53 +18,48 @@ import type { StandIn } from '../harness/stand-in';
 const zoneless = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 let si: StandIn;
-const zone = process.env.TZ;
 afterEach(async () => {
 	await si.close();
-	process.env.TZ = zone; // Node applies a TZ set at run time to every date from then on
 });
 
-test.each(['Asia/Tokyo', 'America/New_York', 'UTC'])(
-	'n8n running in %s: each new event is emitted once although the stand-in writes UTC times without "Z"',
-	async (timeZone) => {
-		process.env.TZ = timeZone;
-		const stored: Array<{ at: number; record: IDataObject }> = [];
-		si = await standIn((r) => {
-			if (r.path !== `/v1/organizations/${ORG}/events`) return undefined;
-			const from = r.query.dateStart ? Date.parse(r.query.dateStart) : -Infinity; // we send it with Z
-			const page = stored.filter((e) => e.at >= from).map((e) => e.record);
-			return { body: { status: 'ok', generated: zoneless(Date.now()), count: page.length, events: page } };
+test('n8n running west of UTC: each new event is emitted once although the stand-in writes UTC times without "Z"', async () => {
+	expect(new Date().getTimezoneOffset()).toBeGreaterThan(0); // west of UTC, as jest.config.js sets: else it proves nothing
+	const stored: Array<{ at: number; record: IDataObject }> = [];
+	si = await standIn((r) => {
+		if (r.path !== `/v1/organizations/${ORG}/events`) return undefined;
+		const from = r.query.dateStart ? Date.parse(r.query.dateStart) : -Infinity; // we send it with Z
+		const page = stored.filter((e) => e.at >= from).map((e) => e.record);
+		return { body: { status: 'ok', generated: zoneless(Date.now()), count: page.length, events: page } };
+	});
+	const add = (id: string) => {
+		const at = Date.now();
+		stored.push({
+			at,
+			record: {
+				organizationId: ORG,
+				customerId: 'c1',
+				event: { type: 'signup', id, signup: { source: 'wifi' } },
+				where: { locationId: 'loc-1', locationName: 'Milano' },
+				when: { createdAt: zoneless(at), createdAtLocal: zoneless(at), timezone: 'UTC' },
+			},
 		});
-		const add = (id: string) => {
-			const at = Date.now();
-			stored.push({
-				at,
-				record: {
-					organizationId: ORG,
-					customerId: 'c1',
-					event: { type: 'signup', id, signup: { source: 'wifi' } },
-					where: { locationId: 'loc-1', locationName: 'Milano' },
-					when: { createdAt: zoneless(at), createdAtLocal: zoneless(at), timezone: 'UTC' },
-				},
-			});
-		};
-		const workflow = buildWorkflow({
-			nodes: [node('Trigger', TRIGGER_TYPE, { events: [] }), node('Done', 'test.noOp', {})],
-			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		});
-		const ids = (emitted: Array<{ json: IDataObject }> | null) =>
-			(emitted ?? []).map((i) => String((i.json.event as IDataObject).id));
+	};
+	const workflow = buildWorkflow({
+		nodes: [node('Trigger', TRIGGER_TYPE, { events: [] }), node('Done', 'test.noOp', {})],
+		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+	});
+	const ids = (emitted: Array<{ json: IDataObject }> | null) =>
+		(emitted ?? []).map((i) => String((i.json.event as IDataObject).id));
 
-		await pollOnce(workflow, si.store, 'Trigger'); // activation: remembers "now"
-		await new Promise((r) => setTimeout(r, 1100));
-		add('e1l');
-		const second = ids((await pollOnce(workflow, si.store, 'Trigger')).emitted);
-		await new Promise((r) => setTimeout(r, 1100));
-		add('e2l');
-		const third = ids((await pollOnce(workflow, si.store, 'Trigger')).emitted);
-		expect([...second, ...third]).toEqual(['e1l', 'e2l']);
-		// The window never runs ahead of the stand-in's clock: every dateStart asked for is in the past.
-		const sent = si.requests.filter((r) => r.path.endsWith('/events')).map((r) => Date.parse(r.query.dateStart));
-		expect(sent.every((at) => at <= Date.now())).toBe(true);
-	},
-);
+	await pollOnce(workflow, si.store, 'Trigger'); // activation: remembers "now"
+	await new Promise((r) => setTimeout(r, 1100));
+	add('e1l');
+	const second = ids((await pollOnce(workflow, si.store, 'Trigger')).emitted);
+	await new Promise((r) => setTimeout(r, 1100));
+	add('e2l');
+	const third = ids((await pollOnce(workflow, si.store, 'Trigger')).emitted);
+	expect([...second, ...third]).toEqual(['e1l', 'e2l']);
+	// The window never runs ahead of the stand-in's clock: every dateStart asked for is in the past.
+	const sent = si.requests.filter((r) => r.path.endsWith('/events')).map((r) => Date.parse(r.query.dateStart));
+	expect(sent.every((at) => at <= Date.now())).toBe(true);
+});

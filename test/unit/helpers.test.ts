@@ -2,9 +2,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { eventId, kindFilter } from '../../nodes/Cloud4Wi/shared/events';
+import { eventId, kindFilter, utcMs } from '../../nodes/Cloud4Wi/shared/events';
 import { recordsOf } from '../../nodes/Cloud4Wi/shared/paginate';
-import { simplifyContact, simplifyEvent } from '../../nodes/Cloud4Wi/shared/simplify';
+import { contactProfileOf, simplifyContact, simplifyEvent } from '../../nodes/Cloud4Wi/shared/simplify';
 import type { PathId } from '../../nodes/Cloud4Wi/shared/path';
 import { apiPath, listEntryProblem, pathIdProblem } from '../../nodes/Cloud4Wi/shared/path';
 import {
@@ -304,6 +304,42 @@ describe('Simplify', () => {
 			visitDuration: 3600,
 		});
 	});
+
+	test("a schema-shaped visit (no 'when') takes its times from the visit", () => {
+		const flat = simplifyEvent({
+			type: 'visit',
+			id: 'e2l',
+			visit: { startAt: '2025-03-01T10:00:00Z', startAtLocal: '2025-03-01T11:00:00', timezone: 'Europe/Rome' },
+		});
+		expect(flat).toMatchObject({
+			id: 'e2l',
+			createdAt: '2025-03-01T10:00:00Z',
+			createdAtLocal: '2025-03-01T11:00:00',
+			timezone: 'Europe/Rome',
+		});
+	});
+
+	test('segments without a name are left out of the names, not listed empty', () => {
+		const flat = simplifyContact({ cid: 'c1', segments: [{ cid: 's1', name: 'Regulars' }, { cid: 's2' }] });
+		expect(flat.segments).toStrictEqual(['Regulars']);
+	});
+
+	test("a contact's profile: the customer object, or the answer without its envelope", () => {
+		expect(contactProfileOf({ generated: 'x', customer: { cid: 'c1' } })).toEqual({ cid: 'c1' });
+		expect(contactProfileOf({ generated: 'x', status: 'ok', cid: 'c1', firstName: 'Ada' })).toEqual({
+			cid: 'c1',
+			firstName: 'Ada',
+		});
+	});
+});
+
+test('a time without a zone, written with T or a space, is UTC, not the zone n8n runs in', () => {
+	expect(new Date().getTimezoneOffset()).toBeGreaterThan(0); // west of UTC, as jest.config.js sets: else it proves nothing
+	const at = Date.UTC(2025, 2, 1, 9, 30);
+	expect(utcMs('2025-03-01T09:30:00')).toBe(at);
+	expect(utcMs('2025-03-01 09:30:00')).toBe(at);
+	expect(utcMs('2025-03-01T09:30:00Z')).toBe(at);
+	expect(utcMs('2025-03-01T10:30:00+01:00')).toBe(at);
 });
 
 describe('ItemInput readers', () => {
