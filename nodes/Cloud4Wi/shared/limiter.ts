@@ -19,7 +19,7 @@ const LATE_LOOP_MS = 20; // a climb that outruns n8n has its 429s read late: ben
 const CLIMB_MS = 100; // "a full line that hears nothing"; bench "no limit, 1 s"
 const RESTART = 2 * START; // bulk.test "a limit met after runs without one"
 const [MOST, SECOND, NONE] = [1000, 1000, Number.POSITIVE_INFINITY];
-const [PROBE_AFTER_MS, PROBE_AFTER_MOST_MS] = [10 * 60_000, 8 * 60 * 60_000]; // "each refused probe doubles the wait", "up to 8 hours"
+const [PROBE_AFTER_MS, PROBE_AFTER_MOST_MS] = [10 * 60_000, 8 * 60 * 60_000]; // "each refused probe doubles", "up to 8 hours"
 const PROBE_SOON_MS = 10_000; // a limit that fell (a neighbour, a change) is tried again soon: bench queue
 const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must not pass a poll's budget
 
