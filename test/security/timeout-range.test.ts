@@ -7,7 +7,7 @@
  * NodeOperationError naming "Request Options > Timeout", and nothing sent. Max Concurrent Requests is checked the same way
  * (0 would start no request and output nothing).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 /** A delete with this Request Option: refused naming it, nothing sent, nothing deleted. */
-async function refused(option: IDataObject, message: RegExp | string) {
+async function refused(option: INodeParameters, message: RegExp | string) {
 	const cid = ctx.sb.data.contacts[0]!.cid;
 	const result = await runAction(ctx, {
 		resource: 'contact',

@@ -6,7 +6,7 @@
  * node then reports allUpdated: false and, with "Error If Some Not Updated", fails the item. A policy listed with
  * another value than the one asked for was not applied: the node names it.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
 import { runAction, startCloud4Wi } from '../harness/cloud4wi';
@@ -15,7 +15,7 @@ let ctx: TestContext;
 afterEach(async () => await ctx.sb.close());
 
 /** Update Opt-Ins of the first contact, answered 207 with `answer`. */
-async function partly(answer: IDataObject, optIn: IDataObject[], options: IDataObject = {}) {
+async function partly(answer: IDataObject, optIn: INodeParameters[], options: INodeParameters = {}) {
 	ctx = await startCloud4Wi();
 	const contactId = ctx.sb.data.contacts[0]!.cid;
 	ctx.sb.addFault({ method: 'PUT', path: '/policies$', status: 207, body: answer });
