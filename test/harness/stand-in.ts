@@ -4,7 +4,8 @@ import http from 'node:http';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { CredentialStore } from './engine';
-import { credentialFor } from './cloud4wi';
+import { buildWorkflow } from './engine';
+import { credentialFor, node, TRIGGER_TYPE } from './cloud4wi';
 
 export interface InRequest {
 	method: string;
@@ -29,6 +30,28 @@ export interface StandIn {
 
 export const ORG = 'org-1';
 export const TOKEN = 'tok-abc123';
+
+/** A live-shape signup event of organization ORG, created at `createdAt` as the service writes it. */
+export function signupEvent(id: string, createdAt: string): IDataObject {
+	return {
+		organizationId: ORG,
+		customerId: 'c1',
+		event: { type: 'signup', id, signup: { source: 'wifi' } },
+		where: { locationId: 'loc-1', locationName: 'Milano' },
+		when: { createdAt, createdAtLocal: createdAt, timezone: 'UTC' },
+	};
+}
+
+/** A workflow whose trigger takes every kind of event. */
+export const everyEventTrigger = () =>
+	buildWorkflow({
+		nodes: [node('Trigger', TRIGGER_TYPE, { events: [] }), node('Done', 'test.noOp', {})],
+		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+	});
+
+/** The ids of the events a poll emitted. */
+export const emittedIds = (emitted: Array<{ json: IDataObject }> | null) =>
+	(emitted ?? []).map((i) => String((i.json.event as IDataObject).id));
 
 /** A credential store for a service at `url` (not necessarily a stand-in's): its key, secret and organization, `overrides` on top. */
 export function storeFor(url: string, overrides: IDataObject = {}): CredentialStore {

@@ -190,16 +190,17 @@ describe('time limits', () => {
 	});
 });
 
-describe("the trigger's poll with a request that hangs", () => {
-	const trigger = (staticData?: IDataObject) =>
-		buildWorkflow(
-			{
-				nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
-				connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-			},
-			staticData,
-		);
+/** A workflow whose trigger takes signups; `staticData` as an earlier activation saved it. */
+const trigger = (staticData?: IDataObject) =>
+	buildWorkflow(
+		{
+			nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
+			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		},
+		staticData,
+	);
 
+describe("the trigger's poll with a request that hangs", () => {
 	test('a poll whose first page hangs fails inside its budget and changes nothing', async () => {
 		const workflow = trigger();
 		await pollOnce(workflow, ctx.store, 'Trigger'); // activation: records the start
@@ -300,14 +301,6 @@ describe("the trigger's poll with a request that hangs", () => {
 });
 
 describe('a login shared by many requests', () => {
-	const trigger = (staticData?: IDataObject) =>
-		buildWorkflow(
-			{
-				nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
-				connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-			},
-			staticData,
-		);
 	const noToken = () =>
 		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...ctx.store.stored(CREDENTIAL_ID), sessionToken: '' });
 

@@ -5,9 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { node, TRIGGER_TYPE } from '../harness/cloud4wi';
-import { buildWorkflow, pollOnce } from '../harness/engine';
-import { ORG, standIn } from '../harness/stand-in';
+import { pollOnce } from '../harness/engine';
+import { emittedIds, everyEventTrigger, ORG, signupEvent, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
 let si: StandIn;
@@ -22,26 +21,15 @@ test('a service that ignores dateStart and lists its whole history: only events 
 		const events = [...stored].reverse(); // newest first, whatever dateStart asked for
 		return { body: { status: 'ok', generated: new Date().toISOString(), count: events.length, events } };
 	});
-	const add = (id: string, at: number) =>
-		stored.push({
-			organizationId: ORG,
-			customerId: 'c1',
-			event: { type: 'signup', id, signup: { source: 'wifi' } },
-			where: { locationId: 'loc-1', locationName: 'Milano' },
-			when: { createdAt: new Date(at).toISOString(), createdAtLocal: new Date(at).toISOString(), timezone: 'UTC' },
-		});
+	const add = (id: string, at: number) => stored.push(signupEvent(id, new Date(at).toISOString()));
 	add('e-last-year', Date.now() - 365 * 86_400_000);
 	add('e-a-minute-ago', Date.now() - 60_000);
-	const workflow = buildWorkflow({
-		nodes: [node('Trigger', TRIGGER_TYPE, { events: [] }), node('Done', 'test.noOp', {})],
-		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-	});
-	const ids = (emitted: Array<{ json: IDataObject }> | null) =>
-		(emitted ?? []).map((i) => String((i.json.event as IDataObject).id));
+	const workflow = everyEventTrigger();
+	const poll = async () => emittedIds((await pollOnce(workflow, si.store, 'Trigger')).emitted);
 
-	expect(ids((await pollOnce(workflow, si.store, 'Trigger')).emitted)).toEqual([]); // activation
+	expect(await poll()).toEqual([]); // activation
 	add('e-new', Date.now());
-	expect(ids((await pollOnce(workflow, si.store, 'Trigger')).emitted)).toEqual(['e-new']);
-	expect(ids((await pollOnce(workflow, si.store, 'Trigger')).emitted)).toEqual([]);
+	expect(await poll()).toEqual(['e-new']);
+	expect(await poll()).toEqual([]);
 	expect(si.requests.filter((r) => r.path.endsWith('/events')).every((r) => r.query.dateStart)).toBe(true);
 });

@@ -9,9 +9,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { node, TRIGGER_TYPE } from '../harness/cloud4wi';
-import { buildWorkflow, pollOnce } from '../harness/engine';
-import { ORG, standIn } from '../harness/stand-in';
+import { pollOnce } from '../harness/engine';
+import { emittedIds, everyEventTrigger, ORG, signupEvent, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
 /** UTC wall time without zone or milliseconds, e.g. 2025-03-01T09:30:00. */
@@ -33,31 +32,17 @@ test('n8n running west of UTC: each new event is emitted once although the stand
 	});
 	const add = (id: string) => {
 		const at = Date.now();
-		stored.push({
-			at,
-			record: {
-				organizationId: ORG,
-				customerId: 'c1',
-				event: { type: 'signup', id, signup: { source: 'wifi' } },
-				where: { locationId: 'loc-1', locationName: 'Milano' },
-				when: { createdAt: zoneless(at), createdAtLocal: zoneless(at), timezone: 'UTC' },
-			},
-		});
+		stored.push({ at, record: signupEvent(id, zoneless(at)) });
 	};
-	const workflow = buildWorkflow({
-		nodes: [node('Trigger', TRIGGER_TYPE, { events: [] }), node('Done', 'test.noOp', {})],
-		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-	});
-	const ids = (emitted: Array<{ json: IDataObject }> | null) =>
-		(emitted ?? []).map((i) => String((i.json.event as IDataObject).id));
+	const workflow = everyEventTrigger();
 
 	await pollOnce(workflow, si.store, 'Trigger'); // activation: remembers "now"
 	await new Promise((r) => setTimeout(r, 1100));
 	add('e1l');
-	const second = ids((await pollOnce(workflow, si.store, 'Trigger')).emitted);
+	const second = emittedIds((await pollOnce(workflow, si.store, 'Trigger')).emitted);
 	await new Promise((r) => setTimeout(r, 1100));
 	add('e2l');
-	const third = ids((await pollOnce(workflow, si.store, 'Trigger')).emitted);
+	const third = emittedIds((await pollOnce(workflow, si.store, 'Trigger')).emitted);
 	expect([...second, ...third]).toEqual(['e1l', 'e2l']);
 	// The window never runs ahead of the stand-in's clock: every dateStart asked for is in the past.
 	const sent = si.requests.filter((r) => r.path.endsWith('/events')).map((r) => Date.parse(r.query.dateStart));
