@@ -1,7 +1,7 @@
 /**
- * The limiter paces starts over the round trip (`nextStartAt += 0.85 * roundTrip / level`) and sleeps for the turn
- * without looking at the run's deadline. After one slow answer (here the events page, 14 s), the trigger's Include
- * Contact Profile lookups, all placed at once, are spread over ~0.8 of that round trip: the poll overruns the time n8n
+ * The limiter paces starts over the round trip (while it climbs, a level's starts over a third of it) and sleeps for
+ * the turn without looking at the run's deadline. After one slow answer (here the events page, 16 s), the trigger's
+ * Include Contact Profile lookups, all placed at once, would be spread over ~5 s: the poll would overrun the time n8n
  * gave it, although every request and wait is meant to end at the poll's deadline (90 % of the budget).
  */
 import http from 'node:http';
@@ -37,7 +37,7 @@ test("a slow events page, then 20 contact lookups: the poll ends inside n8n's bu
 		};
 		if (url.pathname === `/v1/organizations/${ORG}/events`) {
 			// A slow answer, well inside the 30 s Timeout.
-			setTimeout(() => reply({ generated: new Date().toISOString(), count: events.length, events }), 14_000);
+			setTimeout(() => reply({ generated: new Date().toISOString(), count: events.length, events }), 16_000);
 			return;
 		}
 		if (url.pathname.startsWith('/v2/customers/')) {
