@@ -44,6 +44,22 @@ describe('an in-flight limit', () => {
 		expect(service.refused).toBe(0);
 		expect(service.mostServed).toBe(16);
 	}, 20_000);
+
+	test.each([
+		['slow refusals, answers spread by 30 %', { ...slow16, latencyMs: 10, spreadMs: 3 }, 1],
+		['sends out of order', { ...inFlight16, latencyMs: 10, spreadMs: 3, wayMs: 20 }, 3 * 7919],
+	])(
+		'%s: the limit is read from the refusals started first, so the next run is not refused',
+		async (_, model, seed) => {
+			const first = new Limiter();
+			await run(first, new Service(model, seed), model, 3000);
+			expect(first.learned()!.refusedLevel - 1).toBeLessThanOrEqual(16); // one read late counted the later answers
+			const service = new Service(model, seed);
+			await run(new Limiter(first.learned()), service, model, 1000);
+			expect(service.refused).toBe(0);
+		},
+		20_000,
+	);
 });
 
 describe('a per-second limit', () => {

@@ -123,7 +123,7 @@ export class Limiter {
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		this.wakeAfterPause();
 		const last = this.congestion;
-		// Read from the refusals started first: one read late counts too few (shared-credential.test read 8 or 1 for 16).
+		// Read from the refusals started first: a later one counts answers freed since, read high ("refusals started first").
 		if (slot.sentAt < last.at && slot.sentAt >= last.firstSentAt) return;
 		if (slot.sentAt >= last.at) {
 			const probing = this.limit === NONE || this.level > this.limit;
