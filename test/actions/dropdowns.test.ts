@@ -42,6 +42,19 @@ describe('dropdowns', () => {
 		expect(ctx.sb.requests.at(-1)?.path).toBe('/v1/organizations/other-org/locations');
 	});
 
+	test('an Organization ID typed as an expression: the credential default organization stands in', async () => {
+		// No item exists while a dropdown loads, so the expression cannot be resolved.
+		const options = (await loadOptionsOf(
+			ctx.store,
+			action({ organizationId: '={{ $json.organizationId }}' }),
+			'getLocations',
+		)) as Array<{ value: string }>;
+		expect(options.map((o) => o.value).sort()).toEqual(ctx.sb.data.locations.map((l) => l.id).sort());
+		expect(ctx.sb.requests.filter((r) => !r.path.includes('/sts/')).map((r) => r.path)).toEqual([
+			`/v1/organizations/${ctx.sb.organizationId}/locations`,
+		]);
+	});
+
 	test('searchable location list filters by name or ID, and the trigger offers locations too', async () => {
 		const [first] = ctx.sb.data.locations;
 		const fragment = first.name.slice(0, 5).toLowerCase();
@@ -59,4 +72,5 @@ describe('dropdowns', () => {
 		const options = (await loadOptionsOf(ctx.store, trigger, 'getLocations')) as unknown[];
 		expect(options).toHaveLength(ctx.sb.data.locations.length);
 	});
+
 });
