@@ -73,4 +73,23 @@ describe('dropdowns', () => {
 		expect(options).toHaveLength(ctx.sb.data.locations.length);
 	});
 
+	describe('at the bound', () => {
+		let big: TestContext;
+		beforeAll(async () => (big = await startCloud4Wi({ locations: 10_000 })));
+		afterAll(async () => await big.sb.close());
+
+		test('exactly 10,000 locations are listed; one more is too many to list', async () => {
+			const options = (await loadOptionsOf(big.store, action(), 'getLocations')) as Array<{ value: string }>;
+			expect(options).toHaveLength(10_000);
+			expect(options.map((o) => o.value).sort()).toEqual(big.sb.data.locations.map((l) => l.id).sort());
+			// The store is live: one more location shows in the next answer.
+			big.sb.data.locations.push({ ...big.sb.data.locations[0], id: 'one-more', name: 'One More' });
+			await expect(loadOptionsOf(big.store, action(), 'getLocations')).rejects.toThrow(
+				'More than 10,000 locations, too many to list: type the location ID instead',
+			);
+			const path = `/v1/organizations/${big.sb.organizationId}/locations`;
+			const calls = big.sb.requests.filter((r) => !r.path.includes('/sts/'));
+			expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${path}`, `GET ${path}`]);
+		});
+	});
 });
