@@ -56,3 +56,15 @@ test('a short secret (4 to 7 characters) is masked too, in every form', () => {
 		expect(maskSecrets(text, [secret])).toBe('{"message":"bad *** / ***"}');
 	}
 });
+
+test.each([
+	[3, 7],
+	[4, 15],
+	[5, 31],
+])('JSON-escaped %i levels deep (%i backslashes before a quote): masked', (levels, backslashes) => {
+	// A 2xx answer is masked only as raw text, before parsing: the depth it quotes is the depth that must be found.
+	let quoted = SECRET;
+	for (let level = 0; level < levels; level++) quoted = JSON.stringify(quoted).slice(1, -1);
+	expect(quoted).toContain(`d${'\\'.repeat(backslashes)}"e`);
+	expect(maskSecrets(`{"message":"echo ${quoted} end"}`, [SECRET])).toBe('{"message":"echo *** end"}');
+});
