@@ -98,6 +98,16 @@ describe('a per-second limit', () => {
 		expect(limiter.learned()?.refusedLevel).toBe(17);
 		expect(service.pauses).toBe(1);
 	}, 20_000);
+
+	test('a service that takes 2 at once is not taken for a rate: its refusals come below the level, not at it', async () => {
+		const model: Model = { inFlight: 2, latencyMs: 10, retryAfterMs: 1000 };
+		const limiter = new Limiter();
+		const service = new Service(model);
+		const { ms } = await run(limiter, service, model, 600);
+		expect(limiter.learned()).toEqual(expect.objectContaining({ refusedLevel: 3 }));
+		expect(limiter.learned()?.perSecond).toBeUndefined();
+		expect(ms).toBeLessThan(10_000); // 600 at 2 in flight: 3.3 s and three 1 s pauses; read as a rate, a minute
+	}, 20_000);
 });
 
 describe('runs that share a credential', () => {

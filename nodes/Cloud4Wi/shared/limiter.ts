@@ -27,7 +27,7 @@ const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must 
 export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: number; perSecond?: number };
 /** A request on its way, and when it started (performance.now(); NONE while it waits its paced turn). */
 export type Slot = { sentAt: number };
-/** When a request stops waiting (a poll's deadline, a cancel); `first`: it leads a login, the others wait for it. */
+/** When a request stops waiting (a poll's deadline, a cancel); `first`: it leads a login (bulk.test "ahead of the line"). */
 type Until = { deadline?: number; signal?: AbortSignal; first?: boolean };
 export type Outcome = 'answered' | 'limited' | 'failed';
 
@@ -82,7 +82,7 @@ export class Limiter {
 			this.nextStartAt = startAt + Math.max(Math.min(spacing, MOST_SPACING_MS), perTime, 0.001);
 			if (startAt - now >= 1) await sleep(startAt - now);
 			if (this.pausedUntil <= Date.now()) return Object.assign(slot, { sentAt: startAt });
-			this.onTheWay.delete(slot); // a 429 came in while it waited its turn: it waits like the others
+			this.onTheWay.delete(slot); // a 429 came in while it waited its turn: it waits like the others (bench sweep, queue)
 		}
 	}
 
@@ -132,9 +132,9 @@ export class Limiter {
 			const longest = Math.max(0, ...answered.map(({ took }) => took)) || this.roundTrip();
 			let taken = answered.length;
 			for (const other of this.onTheWay) if (other.sentAt > pauseEnded && other.sentAt < slot.sentAt) taken++;
-			// A window refuses within its length after the pause reset it, at the same count each time ("per-second");
-			// an in-flight limit read one high on a busy n8n looks so once, not twice ("read one high").
-			const window = !probing && taken >= this.level && slot.sentAt - pauseEnded < retryAfterMs ? taken : 0;
+			// A window refuses at the level, the same count each time ("three pauses at most"); not an in-flight limit
+			// under it ("takes 2 at once"), one read high ("read one high"), or a climb (sweep "fixed 50 a second at 200 ms").
+			const window = !probing && taken >= this.level ? taken : 0;
 			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
 			// Never past a level the service refused (a count one high). A rate: starts paced at it, a tenth under; in
 			// flight, what it needs at the slowest answer, and one more.
