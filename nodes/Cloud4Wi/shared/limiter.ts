@@ -6,9 +6,9 @@ import { sleep } from 'n8n-workflow';
  * - Slow start from 16: +2 per answer (+1 per round trip while n8n runs late), x2 per 100 ms a full line hears nothing.
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
  * - The limit: what the service held when it refused the first requests of a congestion, never under half the level
- *   (TCP's multiplicative decrease, down to 8 so). Refused twice in one window after its pause, it counts per time:
- *   starts are then paced at what it took in the window, less a tenth. Above the limit it probes +1 per round trip after
- *   10 minutes (10 s after a limit held a while fell), the wait doubling each time a probe is refused.
+ *   (TCP's multiplicative decrease, down to 8 so). Refused twice at the level after the same count (the last second,
+ *   or since the pause), it counts per time: starts are paced at that count, less a tenth. Above the limit it probes
+ *   +1 per round trip after 10 minutes (10 s after a limit held a while fell), the wait doubling at each refused probe.
  * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
 
@@ -127,14 +127,14 @@ export class Limiter {
 		if (slot.sentAt < last.at && slot.sentAt >= last.firstSentAt) return;
 		if (slot.sentAt >= last.at) {
 			const probing = this.limit === NONE || this.level > this.limit;
-			// Taken since the pause and started before this one: answered, or still on the way.
+			// Taken since the pause (in the last second, before any) and started before this one: answered, or on the way.
 			const answered = this.answers.filter(({ at, took }) => at - took > pauseEnded && at - took < slot.sentAt);
 			const longest = Math.max(0, ...answered.map(({ took }) => took)) || this.roundTrip();
 			let taken = answered.length;
 			for (const other of this.onTheWay) if (other.sentAt > pauseEnded && other.sentAt < slot.sentAt) taken++;
-			// A window refuses at the level, the same count each time ("three pauses at most"); not an in-flight limit
-			// under it ("takes 2 at once"), one read high ("read one high"), or a climb (sweep "fixed 50 a second at 200 ms").
-			const window = !probing && taken >= this.level ? taken : 0;
+			// A window refuses at the level, the same count each time ("two pauses at most"); an in-flight limit under it
+			// ("takes 2 at once"), or read one high on a busy n8n, once, not twice ("read one high").
+			const window = taken >= this.level ? taken : 0;
 			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
 			// Never past a level the service refused (a count one high). A rate: starts paced at it, a tenth under; in
 			// flight, what it needs at the slowest answer, and one more.
