@@ -5,13 +5,56 @@
  * Each row: the pauses the service caused, the run's time against the floor (one pause is about 1.2x in these 6 s
  * runs), the limit learned and, when read as a rate, the requests a second paced at. Nothing is asserted.
  * The queue-mode family runs two limiters (two workers) on one service, the second started 0-600 ms after the first.
+ * SWEEP_SAVE=file keeps the rows as JSON; SWEEP_BASE=file (an earlier save) then prints only the rows that moved: the
+ * pauses, or a ratio or limit by more than a tenth (and 0.05). The sweep is deterministic: unchanged code moves none.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { Limiter } from '../nodes/Cloud4Wi/shared/limiter';
 import type { Model } from '../test/unit/limiter-sim';
 import { run, send, Service, until } from '../test/unit/limiter-sim';
 import { printTable, round } from './support/measure';
 
 const SECONDS = Number(process.env.SWEEP_SECONDS ?? 6);
+type Row = Record<string, string | number>;
+
+/** The family's table, saved with the others (SWEEP_SAVE) and held against an earlier save (SWEEP_BASE). */
+function report(title: string, rows: Row[]): void {
+	printTable(title, rows);
+	const { SWEEP_SAVE: save, SWEEP_BASE: base } = process.env;
+	if (save) {
+		const saved = existsSync(save) ? (JSON.parse(readFileSync(save, 'utf8')) as Record<string, Row[]>) : {};
+		writeFileSync(save, JSON.stringify({ ...saved, [title]: rows }, null, 1));
+	}
+	if (!base) return;
+	const before = new Map(
+		((JSON.parse(readFileSync(base, 'utf8')) as Record<string, Row[]>)[title] ?? []).map((r) => [r.shape, r]),
+	);
+	const moved = rows.filter((row) => {
+		const old = before.get(row.shape);
+		return (
+			!old ||
+			Object.keys(row).some((key) => {
+				const [a, b] = [parseFloat(String(old[key])), parseFloat(String(row[key]))];
+				if (key === 'pauses') return a !== b;
+				return Number.isFinite(a) || Number.isFinite(b)
+					? !(Math.abs(b - a) <= Math.max(0.05, 0.1 * Math.abs(a)))
+					: false;
+			})
+		);
+	});
+	const was = (row: Row) =>
+		Object.fromEntries(
+			Object.entries(before.get(row.shape) ?? {})
+				.filter(([key]) => key !== 'shape')
+				.map(([key, value]) => [`was ${key}`, value]),
+		);
+	printTable(
+		`${title}: ${moved.length} of ${rows.length} rows moved since ${base}`,
+		moved.map((row) => ({ ...row, ...was(row) })),
+	);
+}
+
 const LATENCIES = [10, 40, 200];
 
 beforeEach(() => jest.useFakeTimers());
@@ -48,7 +91,7 @@ test('in flight: refusals at once or as slow as answers, answers steady or sprea
 					const shape = `${inFlight} at ${latencyMs} ms${spread ? ' +30 %' : ''}${slowRefusals ? ', slow 429s' : ''}`;
 					rows.push(await row(shape, model));
 				}
-	printTable('In flight: cold runs', rows);
+	report('In flight: cold runs', rows);
 });
 
 test('per second: sliding and fixed windows, token buckets; answers spread by 30 %', async () => {
@@ -59,7 +102,7 @@ test('per second: sliding and fixed windows, token buckets; answers spread by 30
 				const model: Model = { perSecond, window, latencyMs, spreadMs: 0.3 * latencyMs, retryAfterMs: 1000 };
 				rows.push(await row(`${window} ${perSecond} a second at ${latencyMs} ms`, model));
 			}
-	printTable('Per second: cold runs', rows);
+	report('Per second: cold runs', rows);
 });
 
 test('sends out of order (a busy n8n): an in-flight limit must never be read as a rate', async () => {
@@ -79,7 +122,7 @@ test('sends out of order (a busy n8n): an in-flight limit must never be read as 
 					const shape = `${inFlight} at ${latencyMs} ms, way +20 ms${slowRefusals ? ', slow 429s' : ''}, seed ${seed}`;
 					rows.push(await row(shape, model, seed * 7919));
 				}
-	printTable('In flight, sends out of order: cold runs (a rate read here is a misreading)', rows);
+	report('In flight, sends out of order: cold runs (a rate read here is a misreading)', rows);
 });
 
 test('queue mode: two workers share an in-flight limit, the second starting 0-600 ms later', async () => {
@@ -117,5 +160,5 @@ test('queue mode: two workers share an in-flight limit, the second starting 0-60
 						readAsRate: rates,
 					});
 				}
-	printTable('Queue mode, two workers: the job against its floor (a rate read here is a misreading)', rows);
+	report('Queue mode, two workers: the job against its floor (a rate read here is a misreading)', rows);
 });
