@@ -73,7 +73,7 @@ describe('a per-second limit', () => {
 		// Starts paced at what a window took, a tenth under: 360 a second.
 		expect(limiter.learned()!.perSecond).toBeGreaterThanOrEqual(340);
 		expect(limiter.learned()!.perSecond).toBeLessThanOrEqual(380);
-		// 2,400 at 400 a second is 5 s after the first second; three pauses of a second, a tenth under: about 9 s.
+		// 2,400 at 400 a second is 5 s after the first second; two pauses of a second, a tenth under: about 8 s.
 		expect(ms).toBeLessThan(10_000);
 	}, 20_000);
 
