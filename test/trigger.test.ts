@@ -3,22 +3,14 @@
  * execution of the workflow), over many polls with events injected between them. The invariant checked
  * everywhere: the multiset of emitted ids equals the set of matching injected ids.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters, Workflow } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, Workflow } from 'n8n-workflow';
 
 import type { InjectedEvent } from './sandbox';
 import type { TestContext } from './harness/cloud4wi';
-import { node, startCloud4Wi, TRIGGER_TYPE } from './harness/cloud4wi';
+import { startCloud4Wi, triggerWorkflow } from './harness/cloud4wi';
 import { buildWorkflow, pollOnce } from './harness/engine';
-import type { WorkflowJson } from './harness/engine';
 
 const MINUTE = 60_000;
-
-function triggerWorkflow(parameters: INodeParameters): WorkflowJson {
-	return {
-		nodes: [node('Trigger', TRIGGER_TYPE, parameters), node('Done', 'test.noOp', {})],
-		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-	};
-}
 
 interface Injected {
 	id: string;

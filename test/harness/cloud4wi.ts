@@ -92,6 +92,14 @@ export function actionWorkflow(
 	};
 }
 
+/** Cloud4Wi Trigger (with `parameters`) -> NoOp. */
+export function triggerWorkflow(parameters: INodeParameters): WorkflowJson {
+	return {
+		nodes: [node('Trigger', TRIGGER_TYPE, parameters), node('Done', 'test.noOp', {})],
+		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+	};
+}
+
 export interface ActionResult extends RunResult {
 	/** The Cloud4Wi node's output items. */
 	items: INodeExecutionData[];

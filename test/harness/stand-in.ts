@@ -4,8 +4,7 @@ import http from 'node:http';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { CredentialStore } from './engine';
-import { buildWorkflow } from './engine';
-import { credentialFor, node, TRIGGER_TYPE } from './cloud4wi';
+import { credentialFor } from './cloud4wi';
 
 export interface InRequest {
 	method: string;
@@ -41,13 +40,6 @@ export function signupEvent(id: string, createdAt: string): IDataObject {
 		when: { createdAt, createdAtLocal: createdAt, timezone: 'UTC' },
 	};
 }
-
-/** A workflow whose trigger takes every kind of event. */
-export const everyEventTrigger = () =>
-	buildWorkflow({
-		nodes: [node('Trigger', TRIGGER_TYPE, { events: [] }), node('Done', 'test.noOp', {})],
-		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-	});
 
 /** The ids of the events a poll emitted. */
 export const emittedIds = (emitted: Array<{ json: IDataObject }> | null) =>

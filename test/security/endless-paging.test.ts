@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { LoggedRequest } from '../sandbox';
 import type { TestContext } from '../harness/cloud4wi';
-import { ACTION_TYPE, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { ACTION_TYPE, node, runAction, startCloud4Wi, triggerWorkflow } from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, loadOptionsOf, pollOnce } from '../harness/engine';
 
 const REPEATED = 'Cloud4Wi sent the same page again';
@@ -158,10 +158,7 @@ describe('a service that sends more records than it announced', () => {
 
 describe("the trigger's reading of events", () => {
 	test('a repeated page hands over the new events read before it; with nothing new it fails; nothing is emitted twice', async () => {
-		const workflow = buildWorkflow({
-			nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
-			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		});
+		const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'] }));
 		const path = `/v1/organizations/${org}/events`;
 		await pollOnce(workflow, ctx.store, 'Trigger'); // activation: records the start (from the service's clock)
 		ctx.sb.clearRequests();

@@ -20,6 +20,7 @@ import {
 	runAction,
 	startCloud4Wi,
 	TRIGGER_TYPE,
+	triggerWorkflow,
 } from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, loadOptionsOf, nodeTypes, pollOnce } from '../harness/engine';
 
@@ -238,10 +239,7 @@ test('every id field of the node, the trigger and the dropdowns is checked: an e
 			problems.push(`trigger, ${field}: not in the table of id fields`);
 	for (const [field, label, parameters] of TRIGGER_FIELDS) {
 		ctx.sb.clearRequests();
-		const workflow = buildWorkflow({
-			nodes: [node('Trigger', TRIGGER_TYPE, parameters(ROUTE)), node('Done', 'test.noOp', {})],
-			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		});
+		const workflow = buildWorkflow(triggerWorkflow(parameters(ROUTE)));
 		const error = await pollOnce(workflow, ctx.store, 'Trigger', 'manual').then(
 			() => undefined,
 			(e: unknown) => e,
@@ -379,10 +377,7 @@ test.each(HOSTILE)(
 
 describe.each(TRIGGER_FIELDS)('the trigger, %s', (_, label, parameters) => {
 	test.each(HOSTILE)('%j: the poll fails naming the field, nothing sent', async (value) => {
-		const workflow = buildWorkflow({
-			nodes: [node('Trigger', TRIGGER_TYPE, parameters(value)), node('Done', 'test.noOp', {})],
-			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		});
+		const workflow = buildWorkflow(triggerWorkflow(parameters(value)));
 		for (const mode of ['trigger', 'manual'] as const) {
 			const poll = pollOnce(workflow, ctx.store, 'Trigger', mode);
 			await expect(poll).rejects.toThrow(new RegExp(`^${label}: `));

@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
-import { LOCATION_REQUIRED, node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { LOCATION_REQUIRED, runAction, startCloud4Wi, triggerWorkflow } from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, pollOnce } from '../harness/engine';
 
 /** A comma as typed and one %-encoded: a comma-splitting service (or one that decodes first) reads either as two. */
@@ -120,11 +120,7 @@ describe('fine entries are joined as the service expects', () => {
 });
 
 describe('the trigger', () => {
-	const trigger = (parameters: INodeParameters) =>
-		buildWorkflow({
-			nodes: [node('Trigger', TRIGGER_TYPE, parameters), node('Done', 'test.noOp', {})],
-			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		});
+	const trigger = (parameters: INodeParameters) => buildWorkflow(triggerWorkflow(parameters));
 	const lists: Array<[string, string, (value: unknown) => INodeParameters]> = [
 		['Events', 'events', (value) => ({ events: value as string[] })],
 		[

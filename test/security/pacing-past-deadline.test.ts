@@ -8,7 +8,7 @@ import http from 'node:http';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { node, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { triggerWorkflow } from '../harness/cloud4wi';
 import { buildWorkflow, pollOnce } from '../harness/engine';
 import { storeFor } from '../harness/stand-in';
 
@@ -51,16 +51,12 @@ test("a slow events page, then 20 contact lookups: the poll ends inside n8n's bu
 	const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 	// A token stored for this address: no login, so the first page's time is a round trip.
 	const store = storeFor(baseUrl, { sessionBaseUrl: baseUrl, sessionToken: 'tok-stored' });
-	const workflow = buildWorkflow({
-		nodes: [
-			node('Trigger', TRIGGER_TYPE, {
-				events: [],
-				options: { startFrom: 'date', startDate: new Date(now - 3_600_000).toISOString(), includeContact: true },
-			}),
-			node('Done', 'test.noOp', {}),
-		],
-		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-	});
+	const workflow = buildWorkflow(
+		triggerWorkflow({
+			events: [],
+			options: { startFrom: 'date', startDate: new Date(now - 3_600_000).toISOString(), includeContact: true },
+		}),
+	);
 	const BUDGET_MS = 20_000;
 	const started = Date.now();
 	await pollOnce(workflow, store, 'Trigger', 'trigger', BUDGET_MS).catch(() => undefined);

@@ -11,7 +11,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
-import { node, runAction, startCloud4Wi, TRIGGER_TYPE } from '../harness/cloud4wi';
+import { runAction, startCloud4Wi, triggerWorkflow } from '../harness/cloud4wi';
 import { buildWorkflow, lastThrownError, pollOnce } from '../harness/engine';
 
 const PADDED = ['..%20', '%20..', '%20..%20', '.%20', '..%C2%A0', '%E3%80%80..', '..%2520', '..%E3%80%80'];
@@ -49,13 +49,7 @@ describe.each([
 });
 
 test('the trigger\'s Include Contact Profile: an event whose customerId is "..%20" gets no lookup, and says why', async () => {
-	const workflow = buildWorkflow({
-		nodes: [
-			node('Trigger', TRIGGER_TYPE, { events: ['signup'], options: { includeContact: true } }),
-			node('Done', 'test.noOp', {}),
-		],
-		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-	});
+	const workflow = buildWorkflow(triggerWorkflow({ events: ['signup'], options: { includeContact: true } }));
 	ctx.sb.injectEvents({ type: 'signup', customerId: '..%20', createdAt: ctx.sb.clock.now() - 1000 });
 	const { emitted } = await pollOnce(workflow, ctx.store, 'Trigger', 'manual');
 	expect(emitted).toHaveLength(1);

@@ -16,7 +16,7 @@ import {
 	node,
 	runAction,
 	startCloud4Wi,
-	TRIGGER_TYPE,
+	triggerWorkflow,
 } from '../harness/cloud4wi';
 import {
 	buildWorkflow,
@@ -191,14 +191,7 @@ describe('time limits', () => {
 });
 
 /** A workflow whose trigger takes signups; `staticData` as an earlier activation saved it. */
-const trigger = (staticData?: IDataObject) =>
-	buildWorkflow(
-		{
-			nodes: [node('Trigger', TRIGGER_TYPE, { events: ['signup'] }), node('Done', 'test.noOp', {})],
-			connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		},
-		staticData,
-	);
+const trigger = (staticData?: IDataObject) => buildWorkflow(triggerWorkflow({ events: ['signup'] }), staticData);
 
 describe("the trigger's poll with a request that hangs", () => {
 	test('a poll whose first page hangs fails inside its budget and changes nothing', async () => {

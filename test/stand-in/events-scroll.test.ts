@@ -61,14 +61,10 @@ test('Event > Get Many, Return All, reads every page from a stand-in that gives 
 test('Trigger (Start From a date) emits every event of a 25,000-event backlog from the same literal stand-in', async () => {
 	si = await standIn(literalScrolls());
 	const { buildWorkflow, pollOnce } = await import('../harness/engine');
-	const { node, TRIGGER_TYPE } = await import('../harness/cloud4wi');
-	const workflow = buildWorkflow({
-		nodes: [
-			node('Trigger', TRIGGER_TYPE, { events: [], options: { startFrom: 'date', startDate: '2024-12-31T00:00:00Z' } }),
-			node('Done', 'test.noOp', {}),
-		],
-		connections: { Trigger: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-	});
+	const { triggerWorkflow } = await import('../harness/cloud4wi');
+	const workflow = buildWorkflow(
+		triggerWorkflow({ events: [], options: { startFrom: 'date', startDate: '2024-12-31T00:00:00Z' } }),
+	);
 	const first = await pollOnce(workflow, si.store, 'Trigger');
 	const second = await pollOnce(workflow, si.store, 'Trigger');
 	const emitted = (first.emitted?.length ?? 0) + (second.emitted?.length ?? 0);

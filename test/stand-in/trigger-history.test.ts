@@ -5,8 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { pollOnce } from '../harness/engine';
-import { emittedIds, everyEventTrigger, ORG, signupEvent, standIn } from '../harness/stand-in';
+import { triggerWorkflow } from '../harness/cloud4wi';
+import { buildWorkflow, pollOnce } from '../harness/engine';
+import { emittedIds, ORG, signupEvent, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
 let si: StandIn;
@@ -24,7 +25,7 @@ test('a service that ignores dateStart and lists its whole history: only events 
 	const add = (id: string, at: number) => stored.push(signupEvent(id, new Date(at).toISOString()));
 	add('e-last-year', Date.now() - 365 * 86_400_000);
 	add('e-a-minute-ago', Date.now() - 60_000);
-	const workflow = everyEventTrigger();
+	const workflow = buildWorkflow(triggerWorkflow({ events: [] }));
 	const poll = async () => emittedIds((await pollOnce(workflow, si.store, 'Trigger')).emitted);
 
 	expect(await poll()).toEqual([]); // activation

@@ -9,8 +9,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { pollOnce } from '../harness/engine';
-import { emittedIds, everyEventTrigger, ORG, signupEvent, standIn } from '../harness/stand-in';
+import { triggerWorkflow } from '../harness/cloud4wi';
+import { buildWorkflow, pollOnce } from '../harness/engine';
+import { emittedIds, ORG, signupEvent, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
 /** UTC wall time without zone or milliseconds, e.g. 2025-03-01T09:30:00. */
@@ -34,7 +35,7 @@ test('n8n running west of UTC: each new event is emitted once although the stand
 		const at = Date.now();
 		stored.push({ at, record: signupEvent(id, zoneless(at)) });
 	};
-	const workflow = everyEventTrigger();
+	const workflow = buildWorkflow(triggerWorkflow({ events: [] }));
 
 	await pollOnce(workflow, si.store, 'Trigger'); // activation: remembers "now"
 	await new Promise((r) => setTimeout(r, 1100));
