@@ -136,18 +136,6 @@ describe('queue mode: two processes, each with its own limiter, share one servic
 		expect(performance.now() - started).toBeLessThanOrEqual(2 * floor);
 		expect(a.learned()!.refusedLevel).toBeGreaterThan(8);
 	}, 20_000);
-
-	test('two workers refused after the same count, each with few of its own in the service, are not taken for a window', async () => {
-		// Sends that reach the service out of order (a busy n8n): each worker's count before a refusal is its share of 8,
-		// the same after each pause. Read as a rate, a worker paced itself at 10 a second: 17.6x the floor.
-		const model: Model = { inFlight: 8, latencyMs: 10, spreadMs: 3, wayMs: 20, retryAfterMs: 1000 };
-		for (let offset = 0; offset <= 600; offset += 25) {
-			const service = new Service(model, 7 + offset);
-			const [a, b] = [new Limiter(), new Limiter()];
-			await until(Promise.all([send(a, service, model, 1000), send(b, service, model, 1000, 1000, offset)]));
-			expect([offset, a.learned()?.perSecond, b.learned()?.perSecond]).toEqual([offset, undefined, undefined]);
-		}
-	}, 60_000);
 });
 
 describe('the climb before any 429', () => {

@@ -6,9 +6,9 @@ import { sleep } from 'n8n-workflow';
  * - Slow start from 16: +2 per answer (+1 per round trip while n8n runs late), x2 per 100 ms a full line hears nothing.
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
  * - The limit: what the service held when it refused the first requests of a congestion, never under half the level
- *   (TCP's multiplicative decrease, down to 8 so). Refused twice at the level, our line full, after the same count (the
- *   last second, or since the pause), it counts per time: starts are paced at that count, less a tenth. Above the limit
- *   it probes +1 per round trip after 10 minutes (10 s after a limit held a while fell), doubling at each refused probe.
+ *   (TCP's multiplicative decrease, down to 8 so). Refused twice at the level after the same count (the last second,
+ *   or since the pause), it counts per time: starts are paced at that count, less a tenth. Above the limit it probes
+ *   +1 per round trip after 10 minutes (10 s after a limit held a while fell), the wait doubling at each refused probe.
  * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
 
@@ -122,7 +122,7 @@ export class Limiter {
 		const pauseEnded = now - (Date.now() - this.pausedUntil); // the last pause's end, on this clock
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		this.wakeAfterPause();
-		const [last, held] = [this.congestion, this.held(slot, now)];
+		const last = this.congestion;
 		// Read from the refusals started first: a later one counts answers freed since, read high ("refusals started first").
 		if (slot.sentAt < last.at && slot.sentAt >= last.firstSentAt) return;
 		if (slot.sentAt >= last.at) {
@@ -132,10 +132,10 @@ export class Limiter {
 			const longest = Math.max(0, ...answered.map(({ took }) => took)) || this.roundTrip();
 			let taken = answered.length;
 			for (const other of this.onTheWay) if (other.sentAt > pauseEnded && other.sentAt < slot.sentAt) taken++;
-			// A window: refused at the level (or one under, "a few a second") with our line full (a neighbour's is not,
-			// "same count"), the same count twice ("two pauses at most"). Not an in-flight limit under it ("takes 2").
+			// A window refuses at the level or one under (the last second may hold one more: "a few a second"), the same
+			// count each time ("two pauses at most"); an in-flight limit under it ("takes 2 at once"), or "read one high", once.
 			const window = taken >= this.level - 1 ? taken : 0;
-			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window && held >= 0.8 * this.level;
+			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
 			// Never past a level the service refused (a count one high). A rate: starts paced at it, a tenth under; in
 			// flight, what it needs at the slowest answer, and one more.
 			const most = Math.min(again ? (0.9 * taken * longest) / SECOND + 1 : NONE, Math.ceil(this.level) - 1);
@@ -152,7 +152,7 @@ export class Limiter {
 		// Never under half the level (TCP's decrease; down to 8 so): our count misses a neighbour's (bench queue read 1).
 		const { most } = this.congestion;
 		const least = Math.min(Math.ceil((most + 1) / 2), START / 2, most); // a rate read keeps its fraction
-		this.limit = Math.max(1, least, Math.min(Math.max(this.limit, held), most));
+		this.limit = Math.max(1, least, Math.min(Math.max(this.limit, this.held(slot, now)), most));
 		this.level = Math.min(this.level, this.limit);
 	}
 
