@@ -7,6 +7,8 @@
  * The queue-mode family runs two limiters (two workers) on one service, the second started 0-600 ms after the first.
  * SWEEP_SAVE=file keeps the rows as JSON; SWEEP_BASE=file (an earlier save) then prints only the rows that moved: the
  * pauses, or a ratio or limit by more than a tenth (and 0.05). The sweep is deterministic: unchanged code moves none.
+ * Each per-second row starts on a whole second of the clock (a fixed window's phase would follow the rows before it).
+ * -t misreads and -t windows sum many seeds and phases: in-flight limits read as rates, and pauses against windows.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -60,6 +62,11 @@ const LATENCIES = [10, 40, 200];
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
+/** An in-flight limit with answers spread by 30 %, and sends `wayMs` out of order. */
+const inFlightModel = (inFlight: number, latencyMs: number, slowRefusals: boolean, wayMs = 0): Model => {
+	return { inFlight, latencyMs, slowRefusals, wayMs, spreadMs: 0.3 * latencyMs, retryAfterMs: 1000 };
+};
+
 /** A request's mean time at the service and on the way there. */
 const meanMsOf = (model: Model) => model.latencyMs + (model.spreadMs ?? 0) / 2 + 1 + (model.wayMs ?? 0) / 2;
 
@@ -100,6 +107,7 @@ test('per second: sliding and fixed windows, token buckets; answers spread by 30
 		for (const perSecond of [10, 20, 50, 100, 400, 1000])
 			for (const latencyMs of LATENCIES) {
 				const model: Model = { perSecond, window, latencyMs, spreadMs: 0.3 * latencyMs, retryAfterMs: 1000 };
+				await jest.advanceTimersByTimeAsync((1000 - (performance.now() % 1000)) % 1000);
 				rows.push(await row(`${window} ${perSecond} a second at ${latencyMs} ms`, model));
 			}
 	report('Per second: cold runs', rows);
@@ -111,14 +119,7 @@ test('sends out of order (a busy n8n): an in-flight limit must never be read as 
 		for (const inFlight of [4, 8, 16, 17, 32, 64])
 			for (const latencyMs of [10, 40])
 				for (const seed of [1, 2, 3]) {
-					const model: Model = {
-						inFlight,
-						slowRefusals,
-						latencyMs,
-						spreadMs: 0.3 * latencyMs,
-						wayMs: 20,
-						retryAfterMs: 1000,
-					};
+					const model = inFlightModel(inFlight, latencyMs, slowRefusals, 20);
 					const shape = `${inFlight} at ${latencyMs} ms, way +20 ms${slowRefusals ? ', slow 429s' : ''}, seed ${seed}`;
 					rows.push(await row(shape, model, seed * 7919));
 				}
@@ -131,14 +132,7 @@ test('queue mode: two workers share an in-flight limit, the second starting 0-60
 		for (const wayMs of [0, 20])
 			for (const inFlight of [8, 16, 32])
 				for (const latencyMs of LATENCIES) {
-					const model: Model = {
-						inFlight,
-						slowRefusals,
-						latencyMs,
-						spreadMs: 0.3 * latencyMs,
-						wayMs,
-						retryAfterMs: 1000,
-					};
+					const model = inFlightModel(inFlight, latencyMs, slowRefusals, wayMs);
 					const meanMs = meanMsOf(model);
 					const n = Math.round(((1000 * inFlight) / meanMs) * (SECONDS / 2));
 					const ratios: number[] = [];
@@ -162,3 +156,50 @@ test('queue mode: two workers share an in-flight limit, the second starting 0-60
 				}
 	report('Queue mode, two workers: the job against its floor (a rate read here is a misreading)', rows);
 });
+
+test('misreads: in-flight limits read as rates', async () => {
+	let [runs, misread, pauses] = [0, 0, 0];
+	const bad: string[] = [];
+	for (const slowRefusals of [false, true])
+		for (const inFlight of [4, 8, 16, 17, 32, 64])
+			for (const latencyMs of [10, 40, 200])
+				for (const wayMs of [0, 20])
+					for (let seed = 1; seed <= (wayMs ? 20 : 3); seed++) {
+						const model = inFlightModel(inFlight, latencyMs, slowRefusals, wayMs);
+						const n = Math.round(((1000 * inFlight) / meanMsOf(model)) * 3);
+						const limiter = new Limiter();
+						const service = new Service(model, seed * 7919);
+						await run(limiter, service, model, n);
+						[runs, pauses] = [runs + 1, pauses + service.pauses];
+						if (!limiter.learned()?.perSecond) continue;
+						misread++;
+						bad.push(
+							`${inFlight} at ${latencyMs} ms${wayMs ? ', way' : ''}${slowRefusals ? ', slow' : ''}, seed ${seed}`,
+						);
+					}
+	printTable('In-flight limits read as rates', [{ runs, readAsRate: misread, pauses, which: bad.join('; ') || '-' }]);
+}, 3_600_000);
+
+test('windows: pauses per first run at each phase of the second', async () => {
+	const [pausesOf, over]: [Record<number, number>, string[]] = [{}, []];
+	let [runs, asInFlight] = [0, 0];
+	for (const window of ['sliding', 'fixed', 'bucket'] as const)
+		for (const perSecond of [10, 20, 50, 100, 400, 1000])
+			for (const latencyMs of [10, 40, 200])
+				for (const phase of window === 'fixed' ? [0, 170, 340, 510, 680, 850] : [0]) {
+					await jest.advanceTimersByTimeAsync((phase - (performance.now() % 1000) + 1000) % 1000);
+					const model: Model = { perSecond, window, latencyMs, spreadMs: 0.3 * latencyMs, retryAfterMs: 1000 };
+					const [limiter, service] = [new Limiter(), new Service(model, 1)];
+					await run(limiter, service, model, Math.max(50, perSecond * 6));
+					runs++;
+					pausesOf[service.pauses] = (pausesOf[service.pauses] ?? 0) + 1;
+					if (service.pauses > 2)
+						over.push(`${window} ${perSecond} at ${latencyMs} ms, phase ${phase}: ${service.pauses}`);
+					if (!limiter.learned()?.perSecond) asInFlight++;
+				}
+	printTable('Per-second limits: first runs by pauses', [{ runs, ...pausesOf, readInFlight: asInFlight }]);
+	printTable(
+		'Over two pauses',
+		over.map((run) => ({ run })),
+	);
+}, 3_600_000);
