@@ -162,7 +162,7 @@ test('misreads: in-flight limits read as rates', async () => {
 	const bad: string[] = [];
 	for (const slowRefusals of [false, true])
 		for (const inFlight of [4, 8, 16, 17, 32, 64])
-			for (const latencyMs of [10, 40, 200])
+			for (const latencyMs of LATENCIES)
 				for (const wayMs of [0, 20])
 					for (let seed = 1; seed <= (wayMs ? 20 : 3); seed++) {
 						const model = inFlightModel(inFlight, latencyMs, slowRefusals, wayMs);
@@ -185,7 +185,7 @@ test('windows: pauses per first run at each phase of the second', async () => {
 	let [runs, asInFlight] = [0, 0];
 	for (const window of ['sliding', 'fixed', 'bucket'] as const)
 		for (const perSecond of [10, 20, 50, 100, 400, 1000])
-			for (const latencyMs of [10, 40, 200])
+			for (const latencyMs of LATENCIES)
 				for (const phase of window === 'fixed' ? [0, 170, 340, 510, 680, 850] : [0]) {
 					await jest.advanceTimersByTimeAsync((phase - (performance.now() % 1000) + 1000) % 1000);
 					const model: Model = { perSecond, window, latencyMs, spreadMs: 0.3 * latencyMs, retryAfterMs: 1000 };
