@@ -192,14 +192,11 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 				path: '^/v2/customers/organizations/',
 				expireTokensAfter: true,
 			});
-			// The five refused reads pass; the five sent with the new token take 2 s to answer.
-			await sandbox.admin('POST', '/__admin/faults', {
-				method: 'GET',
-				path: READ.source,
-				skip: 5,
-				delayMs: 2000,
-				times: 5,
-			});
+			// The five reads with the expired token are held 1 s before their 403, so that all five are sent before n8n
+			// hears of the first (on a busy host it heard after two, and sent the other three with the new token only).
+			await sandbox.admin('POST', '/__admin/faults', { method: 'GET', path: READ.source, delayMs: 1000, times: 5 });
+			// The five sent with the new token take 2 s to answer.
+			await sandbox.admin('POST', '/__admin/faults', { method: 'GET', path: READ.source, delayMs: 2000, times: 5 });
 			await executeTimes('c4wE2eAdapter001', 2, 'adapter', async (_, seen, ran) => {
 				const reads = seen.filter((r) => r.method === 'GET' && READ.test(r.path));
 				runs.push({ code: ran.code, error: ran.error, logins: seen.filter((r) => r.path === LOGIN).length, reads });
