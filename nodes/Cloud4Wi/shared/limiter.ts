@@ -6,8 +6,8 @@ import { sleep } from 'n8n-workflow';
  * - Slow start from 16: +2 per answer (+1 per round trip while n8n runs late), x2 per 100 ms a full line hears nothing.
  * - A 429 pauses every request of the account for its Retry-After; the transport sends the refused one again.
  * - The limit: what the service held when it refused the first requests of a congestion, never under half the level
- *   (TCP's multiplicative decrease, down to 8 so). Refused twice at the level after the same count (the last second,
- *   or since the pause), it counts per time: starts are paced at that count, less a tenth. Above the limit it probes
+ *   (TCP's multiplicative decrease, down to 8 so). Refused twice at the level (or one under) after the same count (the
+ *   last second, or since the pause), it counts per time: starts are paced at it, less a tenth. Above the limit it probes
  *   +1 per round trip after 10 minutes (10 s after a limit held a while fell), the wait doubling at each refused probe.
  * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
