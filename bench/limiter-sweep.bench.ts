@@ -9,9 +9,11 @@
  * pauses, or a ratio or limit by more than a tenth (and 0.05). The sweep is deterministic: unchanged code moves none.
  * Each per-second row starts on a whole second of the clock (a fixed window's phase would follow the rows before it).
  * -t misreads and -t windows sum many seeds and phases: in-flight limits read as rates, and pauses against windows.
+ * -t twins: services a limiter cannot tell apart, as it sees them the same answers at the same times (NOTES.md).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
+import type { Outcome, Slot } from '../nodes/Cloud4Wi/shared/limiter';
 import { Limiter } from '../nodes/Cloud4Wi/shared/limiter';
 import type { Model } from '../test/unit/limiter-sim';
 import { run, send, Service, until } from '../test/unit/limiter-sim';
@@ -202,3 +204,57 @@ test('windows: pauses per first run at each phase of the second', async () => {
 		over.map((run) => ({ run })),
 	);
 }, 3_600_000);
+
+/** A limiter that keeps what it was told: each release's outcome and time from the first. */
+class Recording extends Limiter {
+	readonly told: Array<[number, string]> = [];
+	private startedAt = Number.NaN;
+	release(slot: Slot, outcome: Outcome, retryAfterMs = 0): void {
+		if (Number.isNaN(this.startedAt)) this.startedAt = performance.now();
+		this.told.push([round(performance.now() - this.startedAt, 3), outcome]);
+		super.release(slot, outcome, retryAfterMs);
+	}
+}
+
+test('twins: what a limiter cannot tell apart', async () => {
+	/** One run of 200 requests, 20 ms after a neighbour of `neighbourWidth` (if any) starts; what it was told, and the limit it learned. */
+	const subject = async (model: Model, neighbourWidth = 0) => {
+		await jest.advanceTimersByTimeAsync(1000 - (performance.now() % 1000));
+		const [service, limiter] = [new Service(model), new Recording()];
+		const neighbour = neighbourWidth ? [send(new Limiter(), service, model, 2000, neighbourWidth)] : [];
+		await until(Promise.all([send(limiter, service, model, 200, 200, 20), ...neighbour]));
+		const learned = limiter.learned();
+		const limit = !learned
+			? '-'
+			: learned.perSecond
+				? `${learned.perSecond}/s`
+				: `${learned.refusedLevel - 1} in flight`;
+		return { told: limiter.told, limit, pauses: service.pauses };
+	};
+	/** Whether two runs were told the same, up to `tillMs` (the whole run: Infinity). */
+	const same = (a: Array<[number, string]>, b: Array<[number, string]>, tillMs: number) =>
+		JSON.stringify(a.filter(([at]) => at < tillMs)) === JSON.stringify(b.filter(([at]) => at < tillMs));
+	const inFlight = (n: number): Model => ({ inFlight: n, latencyMs: 40, retryAfterMs: 1000 });
+	const rows = [];
+	// Queue mode's newcomer: 4 of 16 left by a steady neighbour is, to the limiter, a service that takes 4.
+	const [alone, newcomer] = [await subject(inFlight(4)), await subject(inFlight(16), 12)];
+	rows.push({
+		twins: '4 in flight | 16 in flight, a neighbour holding 12',
+		same: same(alone.told, newcomer.told, Infinity) ? 'whole run' : 'no',
+		pauses: `${alone.pauses} | ${newcomer.pauses}`,
+		learned: `${alone.limit} | ${newcomer.limit}`,
+	});
+	// A window under the first burst of 16 refuses it as an in-flight limit would, until its first pause ends.
+	const [rate, held] = [
+		await subject({ perSecond: 10, latencyMs: 40, retryAfterMs: 1000 }),
+		await subject(inFlight(10)),
+	];
+	const firstPauseEnd = rate.told.find(([, outcome]) => outcome === 'limited')![0] + 1000;
+	rows.push({
+		twins: '10 a second | 10 in flight',
+		same: same(rate.told, held.told, firstPauseEnd) ? 'to the first pause end' : 'no',
+		pauses: `${rate.pauses} | ${held.pauses}`,
+		learned: `${rate.limit} | ${held.limit}`,
+	});
+	printTable('Twins: runs told the same (an outcome and its time, each)', rows);
+});
