@@ -217,7 +217,7 @@ class Recording extends Limiter {
 }
 
 test('twins: what a limiter cannot tell apart', async () => {
-	/** One run of 200 requests, 20 ms after a neighbour of `neighbourWidth` (if any) starts; what it was told, and the limit it learned. */
+	/** 200 requests, 20 ms after a neighbour of `neighbourWidth` (if any) starts: what it was told, the limit it learned. */
 	const subject = async (model: Model, neighbourWidth = 0) => {
 		await jest.advanceTimersByTimeAsync(1000 - (performance.now() % 1000));
 		const [service, limiter] = [new Service(model), new Recording()];
