@@ -103,9 +103,12 @@ test('in flight: refusals at once or as slow as answers, answers steady or sprea
 	report('In flight: cold runs', rows);
 });
 
+/** Lets the clock run on to `phase` ms into a second (a fixed window's phase, and runs that start alike). */
+const toPhase = (phase = 0) => jest.advanceTimersByTimeAsync((phase - (performance.now() % 1000) + 1000) % 1000);
+
 /** A cold run against a per-second limit (answers spread by 30 %), started `phase` ms into a second of the clock. */
 async function windowRow(window: Model['window'], perSecond: number, latencyMs: number, phase = 0) {
-	await jest.advanceTimersByTimeAsync((phase - (performance.now() % 1000) + 1000) % 1000);
+	await toPhase(phase);
 	const model: Model = { perSecond, window, latencyMs, spreadMs: 0.3 * latencyMs, retryAfterMs: 1000 };
 	return await row(`${window} ${perSecond} a second at ${latencyMs} ms`, model);
 }
@@ -219,7 +222,7 @@ class Recording extends Limiter {
 test('twins: what a limiter cannot tell apart', async () => {
 	/** 200 requests, 20 ms after a neighbour of `neighbourWidth` (if any) starts: what it was told, the limit it learned. */
 	const subject = async (model: Model, neighbourWidth = 0) => {
-		await jest.advanceTimersByTimeAsync(1000 - (performance.now() % 1000));
+		await toPhase();
 		const [service, limiter] = [new Service(model), new Recording()];
 		const neighbour = neighbourWidth ? [send(new Limiter(), service, model, 2000, neighbourWidth)] : [];
 		await until(Promise.all([send(limiter, service, model, 200, 200, 20), ...neighbour]));
@@ -234,6 +237,7 @@ test('twins: what a limiter cannot tell apart', async () => {
 	/** Whether two runs were told the same, up to `tillMs` (the whole run: Infinity). */
 	const same = (a: Array<[number, string]>, b: Array<[number, string]>, tillMs: number) =>
 		JSON.stringify(a.filter(([at]) => at < tillMs)) === JSON.stringify(b.filter(([at]) => at < tillMs));
+	// Steady answers: no random draws, which a neighbour's requests would take from the twin's sequence.
 	const inFlight = (n: number): Model => ({ inFlight: n, latencyMs: 40, retryAfterMs: 1000 });
 	const rows = [];
 	// Queue mode's newcomer: 4 of 16 left by a steady neighbour is, to the limiter, a service that takes 4.
