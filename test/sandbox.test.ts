@@ -786,6 +786,7 @@ describe('load: latency and a limit on requests in flight', () => {
 			latencyJitterMs: 0,
 			maxInFlight: 0,
 			maxPerSecond: 0,
+			windowS: 1,
 			retryAfterS: 2,
 			refusalLatencyMs: 0,
 			slowRefusals: false,
@@ -799,6 +800,7 @@ describe('load: latency and a limit on requests in flight', () => {
 			latencyJitterMs: 0,
 			maxInFlight: 1,
 			maxPerSecond: 0,
+			windowS: 1,
 			retryAfterS: 2,
 			refusalLatencyMs: 0,
 			slowRefusals: false,
@@ -807,6 +809,7 @@ describe('load: latency and a limit on requests in flight', () => {
 		expect(() => sb.setLoad({ maxInFlight: -1 })).toThrow('maxInFlight must be an integer >= 0');
 		expect(() => sb.setLoad({ latencyJitterMs: -5 })).toThrow('latencyJitterMs must be an integer >= 0');
 		expect(() => sb.setLoad({ maxPerSecond: 1.5 })).toThrow('maxPerSecond must be an integer >= 0');
+		expect(() => sb.setLoad({ windowS: 0 })).toThrow('windowS must be an integer >= 1');
 		expect(() => sb.setLoad({ slowRefusals: 'yes' as never })).toThrow('slowRefusals must be true or false');
 		expect(() => sb.setLoad({ cutAnswersPercent: 101 })).toThrow('cutAnswersPercent must be an integer from 0 to 100');
 		sb.setLoad({ maxInFlight: 4 });
@@ -823,6 +826,19 @@ describe('load: latency and a limit on requests in flight', () => {
 		await new Promise((resolve) => setTimeout(resolve, 1050));
 		expect((await call(sb, 'GET', segmentsPath(), { token })).status).toBe(200); // the window moved on
 		sb.setLoad({ maxInFlight: 4, latencyMs: 30, maxPerSecond: 0 });
+	});
+
+	it('with windowS, maxPerSecond counts over that many seconds (a per-minute limit, scaled down)', async () => {
+		const { sb, token } = ctx;
+		sb.setLoad({ maxInFlight: 0, latencyMs: 0, maxPerSecond: 2, windowS: 2 });
+		await new Promise((resolve) => setTimeout(resolve, 2000)); // the last test's requests leave the window
+		const get = async () => (await call(sb, 'GET', segmentsPath(), { token })).status;
+		expect([await get(), await get(), await get()]).toEqual([200, 200, 429]);
+		await new Promise((resolve) => setTimeout(resolve, 1050));
+		expect(await get()).toBe(429); // a second later, the window still holds both
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		expect(await get()).toBe(200);
+		sb.setLoad({ maxInFlight: 4, latencyMs: 30, maxPerSecond: 0, windowS: 1 });
 	});
 
 	it('with latencyJitterMs, answers take latencyMs plus a random share of it, so they come back out of order', async () => {

@@ -25,17 +25,17 @@ export interface SeenRequest {
  * row spreads its limit over this one.
  */
 export function noLimit(latencyMs: number): SandboxLoad {
-	const { latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS, refusalLatencyMs, slowRefusals, cutAnswersPercent } =
-		DEFAULTS;
+	const { latencyJitterMs, maxInFlight, maxPerSecond, windowS, retryAfterS, refusalLatencyMs, slowRefusals } = DEFAULTS;
 	return {
 		latencyMs,
 		latencyJitterMs,
 		maxInFlight,
 		maxPerSecond,
+		windowS,
 		retryAfterS,
 		refusalLatencyMs,
 		slowRefusals,
-		cutAnswersPercent,
+		cutAnswersPercent: DEFAULTS.cutAnswersPercent,
 	};
 }
 

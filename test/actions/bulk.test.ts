@@ -6,7 +6,7 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
 import { ACTION_TYPE, actionWorkflow, CREDENTIAL_ID, pausesOf, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { buildWorkflow, registerNodeType, runWorkflow } from '../harness/engine';
+import { atScale, buildWorkflow, registerNodeType, runWorkflow } from '../harness/engine';
 
 const N = 1000;
 
@@ -122,6 +122,16 @@ test('a service that allows a few requests a second: starts paced at its rate, n
 	await warm();
 	await writeEachOnce(cids().slice(0, 100));
 	expect(pausesOf(ctx.sb.requests)).toBeLessThanOrEqual(4); // one a second without the pacing
+}, 60_000);
+
+test('a per-minute limit whose Retry-After is a whole retry budget: no write fails, each is applied once', async () => {
+	// At a thirtieth of production time: 20 per 2 s, Retry-After 2 s, and a request may wait 2 s in all for its retries
+	// (60 s: a per-minute limit that asks for the rest of its minute). A write refused twice used to fail.
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 20, maxPerSecond: 20, windowS: 2, retryAfterS: 2 });
+	await warm();
+	await atScale(1 / 30, () => writeEachOnce(cids().slice(0, 150)));
+	const refused = ctx.sb.requests.filter((r) => r.status === 429).map((r) => r.path);
+	expect(new Set(refused).size).toBeGreaterThan(0);
 }, 60_000);
 
 test('a token that expires mid-run with 16 in flight: exactly one login, sent ahead of the line; no failed item', async () => {

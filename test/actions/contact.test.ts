@@ -792,7 +792,7 @@ describe('contact operations', () => {
 				name: 'NodeApiError',
 				message: 'Too many requests: rate limit exceeded',
 				description:
-					"Cloud4Wi kept refusing for its rate limit. A request is tried again 8 times at most, waiting as Cloud4Wi's Retry-After asks, up to 3 s in all. Try again later, or lower Max Concurrent Requests.",
+					"Cloud4Wi kept refusing for its rate limit. A request is tried again 8 times at most, waiting as Cloud4Wi's Retry-After asks, up to 3 s while it answers no other request. Try again later, or lower Max Concurrent Requests.",
 				httpCode: '429',
 			});
 			// Retries 0, 0.5, 1, 2, 4, 8 and 16 s after each refusal (at scale: a twentieth; asked again, "0" is not taken

@@ -36,6 +36,8 @@ export interface SandboxOptions {
 	maxInFlight?: number;
 	/** Above this many API requests accepted in the last second (a sliding window), a 429 at once. 0 (default): no limit. */
 	maxPerSecond?: number;
+	/** The window maxPerSecond counts over, in seconds, default 1 (a per-minute limit: 60 a window of 60). */
+	windowS?: number;
 	/** Retry-After (seconds) of those 429s, default 1. */
 	retryAfterS?: number;
 	/** Those 429s leave after this many ms (a gateway as slow to refuse as to answer), default 0: at once. */
@@ -56,6 +58,7 @@ export interface SandboxLoad {
 	latencyJitterMs: number;
 	maxInFlight: number;
 	maxPerSecond: number;
+	windowS: number;
 	retryAfterS: number;
 	refusalLatencyMs: number;
 	slowRefusals: boolean;
@@ -470,6 +473,7 @@ export declare const DEFAULTS: Readonly<{
 	latencyJitterMs: number;
 	maxInFlight: number;
 	maxPerSecond: number;
+	windowS: number;
 	retryAfterS: number;
 	refusalLatencyMs: number;
 	slowRefusals: boolean;

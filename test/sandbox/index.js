@@ -34,6 +34,7 @@ const DEFAULTS = Object.freeze({
 	latencyJitterMs: 0,
 	maxInFlight: 0,
 	maxPerSecond: 0,
+	windowS: 1,
 	retryAfterS: 1,
 	refusalLatencyMs: 0,
 	slowRefusals: false,
@@ -65,7 +66,7 @@ function resolveOptions(options) {
 
 /**
  * latencyMs, latencyJitterMs, maxInFlight and maxPerSecond (0 = none), retryAfterS and refusalLatencyMs: whole numbers
- * >= 0; cutAnswersPercent from 0 to 100; slowRefusals true or false.
+ * >= 0; windowS a whole number >= 1; cutAnswersPercent from 0 to 100; slowRefusals true or false.
  */
 function checkLoad(load) {
 	if (load.slowRefusals !== undefined && typeof load.slowRefusals !== 'boolean') {
@@ -74,6 +75,9 @@ function checkLoad(load) {
 	const cut = load.cutAnswersPercent;
 	if (cut !== undefined && (!Number.isInteger(cut) || cut < 0 || cut > 100)) {
 		throw new Error('cutAnswersPercent must be an integer from 0 to 100');
+	}
+	if (load.windowS !== undefined && (!Number.isInteger(load.windowS) || load.windowS < 1)) {
+		throw new Error('windowS must be an integer >= 1');
 	}
 	for (const name of [
 		'latencyMs',
@@ -115,7 +119,7 @@ async function createSandbox(options = {}) {
 		logins: 0,
 		expiredStatus: config.expiredStatus,
 		// Load: every API answer waits latencyMs, plus up to latencyJitterMs more at random; above maxInFlight requests
-		// being served, or maxPerSecond requests accepted in the last second, a 429 (at once, or after refusalLatencyMs;
+		// being served, or maxPerSecond requests accepted in the last windowS seconds, a 429 (at once, or after refusalLatencyMs;
 		// with slowRefusals as long as an answer, held in flight meanwhile). cutAnswersPercent of the requests served
 		// (seeded) lose their connection before the answer: the work is done, the client never hears of it.
 		load: {
@@ -125,11 +129,12 @@ async function createSandbox(options = {}) {
 			latencyJitterMs: config.latencyJitterMs,
 			maxInFlight: config.maxInFlight,
 			maxPerSecond: config.maxPerSecond,
+			windowS: config.windowS,
 			retryAfterS: config.retryAfterS,
 			refusalLatencyMs: config.refusalLatencyMs,
 		},
 		inFlight: 0,
-		/** When the requests accepted in the last second arrived (performance.now()), oldest first. */
+		/** When the requests accepted in the last window arrived (performance.now()), oldest first. */
 		accepted: [],
 		maxSeenInFlight: 0,
 		rateLimited: 0,

@@ -349,7 +349,7 @@ describe('retries Cloud4Wi asks for have a limit in all', () => {
 		const result = await runAction(ctx, contact('delete'));
 		expect(Date.now() - started).toBeLessThan(2_000);
 		expect(result.error?.httpCode).toBe('429');
-		expect(result.error?.description).toMatch(/up to 3 s in all/);
+		expect(result.error?.description).toMatch(/up to 3 s while it answers no other request/);
 		expect(apiCalls(ctx.sb)).toHaveLength(1);
 	});
 

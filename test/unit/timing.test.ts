@@ -39,6 +39,6 @@ test('the rate-limit message as shipped names the whole budget of waits (tests t
 		{ method: 'GET', tries: 9 },
 	);
 	expect(error.description).toBe(
-		"Cloud4Wi kept refusing for its rate limit. A request is tried again 8 times at most, waiting as Cloud4Wi's Retry-After asks, up to 60 s in all. Try again later, or lower Max Concurrent Requests.",
+		"Cloud4Wi kept refusing for its rate limit. A request is tried again 8 times at most, waiting as Cloud4Wi's Retry-After asks, up to 60 s while it answers no other request. Try again later, or lower Max Concurrent Requests.",
 	);
 });

@@ -38,7 +38,7 @@ const STATUS_HINTS: Record<number, (asked: Asked) => string> = {
 	409: () => 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
 	410: () => 'Cloud4Wi has revoked or removed this endpoint.',
 	429: () =>
-		`Cloud4Wi kept refusing for its rate limit. A request is tried again ${RATE_LIMIT_RETRIES} times at most, waiting as Cloud4Wi's Retry-After asks, up to ${timing.retryWaitMostMs / 1000} s in all. Try again later, or lower Max Concurrent Requests.`,
+		`Cloud4Wi kept refusing for its rate limit. A request is tried again ${RATE_LIMIT_RETRIES} times at most, waiting as Cloud4Wi's Retry-After asks, up to ${timing.retryWaitMostMs / 1000} s while it answers no other request. Try again later, or lower Max Concurrent Requests.`,
 };
 
 /** After no usable answer: what the user can do, which depends on whether the request was tried again. */

@@ -34,6 +34,8 @@ export interface Renewed {
 /** One Cloud4Wi account in this process (credential, base URL, client key): shared by every run that uses it. */
 interface Account {
 	limiter: Limiter;
+	/** Requests answered so far (not 429, not 5xx): a 429 after others were answered is Cloud4Wi's pace (transport). */
+	answered: number;
 	/** The newest token this process knows of. */
 	token: string;
 	/** The token being found for every request that needs one: the stored one, else a login. */
@@ -79,7 +81,7 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 	if (!account) {
 		// A new process (a queue worker, `n8n execute`, a restart) starts at the limit an earlier one found.
 		const stored = credentialId ? storedLimits(ctx)?.[credentialId] : undefined;
-		account = { limiter: new Limiter(stored?.baseUrl === baseUrl ? stored : undefined), token: '' };
+		account = { limiter: new Limiter(stored?.baseUrl === baseUrl ? stored : undefined), answered: 0, token: '' };
 		accounts.set(key, account);
 	}
 	return {

@@ -225,6 +225,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 	let limited = 0;
 	let renewals = 0;
 	let waitedMs = 0; // for the retries Cloud4Wi asked for
+	let answeredBefore = run.account.answered; // by the account, before this request's last try
 	const backOff = async (retryAfter: unknown) => {
 		const wait = waitBeforeRetry(retryAfter, failures);
 		if (failures >= RETRIES || waitedMs + wait > timing.retryWaitMostMs) return false;
@@ -280,6 +281,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			} else if ('status' in answer && answer.status < 500) outcome = 'answered';
 		} finally {
 			run.account.limiter.release(slot, outcome, Math.min(pauseMs, timing.retryWaitMostMs));
+			if (outcome === 'answered') run.account.answered++;
 			if (typeof token !== 'string') token.share({ token: '', fromLogin: false }); // no-op once told: else the others lead
 		}
 		if (!('status' in answer)) {
@@ -300,6 +302,12 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 				continue;
 			}
 			throw fail(this, run, { kind: 'status', status, said: saidIn(status, text) }, asked);
+		}
+		if (status === 429) {
+			// Others answered since its last try: Cloud4Wi paces the account (a per-minute limit may refuse a write twice,
+			// a minute each time), it does not refuse for good. Its waits start over; its tries stay counted.
+			if (run.account.answered > answeredBefore) waitedMs = 0;
+			answeredBefore = run.account.answered;
 		}
 		if (status === 429 && limited < RATE_LIMIT_RETRIES && waitedMs + pauseMs <= timing.retryWaitMostMs) {
 			limited++;

@@ -98,10 +98,18 @@ function createHttpServer({ state, dispatch, admin }) {
 		let serving = true; // counted in flight while served; a refusal stops counting at once
 		state.maxSeenInFlight = Math.max(state.maxSeenInFlight, state.inFlight);
 		try {
-			const { latencyMs, latencyJitterMs, maxInFlight, maxPerSecond, retryAfterS, refusalLatencyMs, slowRefusals } =
-				state.load;
+			const {
+				latencyMs,
+				latencyJitterMs,
+				maxInFlight,
+				maxPerSecond,
+				windowS,
+				retryAfterS,
+				refusalLatencyMs,
+				slowRefusals,
+			} = state.load;
 			const now = performance.now();
-			while (state.accepted.length && state.accepted[0] <= now - 1000) state.accepted.shift();
+			while (state.accepted.length && state.accepted[0] <= now - 1000 * windowS) state.accepted.shift();
 			if (
 				(maxInFlight > 0 && state.inFlight > maxInFlight) ||
 				(maxPerSecond > 0 && state.accepted.length >= maxPerSecond)
