@@ -98,37 +98,28 @@ function createHttpServer({ state, dispatch, admin }) {
 		let serving = true; // counted in flight while served; a refusal stops counting at once
 		state.maxSeenInFlight = Math.max(state.maxSeenInFlight, state.inFlight);
 		try {
-			const {
-				latencyMs,
-				latencyJitterMs,
-				maxInFlight,
-				maxPerSecond,
-				windowS,
-				retryAfterS,
-				refusalLatencyMs,
-				slowRefusals,
-			} = state.load;
+			const load = { ...state.load }; // as it was when the request came in
 			const now = performance.now();
-			while (state.accepted.length && state.accepted[0] <= now - 1000 * windowS) state.accepted.shift();
+			while (state.accepted.length && state.accepted[0] <= now - 1000 * load.windowS) state.accepted.shift();
 			if (
-				(maxInFlight > 0 && state.inFlight > maxInFlight) ||
-				(maxPerSecond > 0 && state.accepted.length >= maxPerSecond)
+				(load.maxInFlight > 0 && state.inFlight > load.maxInFlight) ||
+				(load.maxPerSecond > 0 && state.accepted.length >= load.maxPerSecond)
 			) {
 				// Refused at once, before any work: a refused write is not applied.
 				state.rateLimited++;
 				entry.status = 429;
 				// A gateway may take as long to refuse as to answer: the 429 then comes back with the answers sent beside it.
 				// Refusing slowly, it also counts the refused request as in flight meanwhile.
-				if (slowRefusals) await sleep(latencyMs);
+				if (load.slowRefusals) await sleep(load.latencyMs);
 				state.inFlight--;
 				serving = false;
-				if (refusalLatencyMs > 0) await sleep(refusalLatencyMs);
-				send(res, faultReply({ status: 429, retryAfter: retryAfterS }));
+				if (load.refusalLatencyMs > 0) await sleep(load.refusalLatencyMs);
+				send(res, faultReply({ status: 429, retryAfter: load.retryAfterS }));
 				return;
 			}
-			if (maxPerSecond > 0) state.accepted.push(now);
+			if (load.maxPerSecond > 0) state.accepted.push(now);
 			// Real services do not answer in a constant time: answers then come back out of the order they were sent in.
-			const wait = latencyMs + (latencyJitterMs > 0 ? state.rng.next() * latencyJitterMs : 0);
+			const wait = load.latencyMs + (load.latencyJitterMs > 0 ? state.rng.next() * load.latencyJitterMs : 0);
 			if (wait > 0) await sleep(wait);
 			if (state.load.cutAnswersPercent > 0 && state.rng.next() * 100 < state.load.cutAnswersPercent) {
 				// Served, then the connection is cut before the answer: the client cannot tell whether it was applied.
