@@ -26,6 +26,7 @@ export interface SeenRequest {
  */
 export function noLimit(latencyMs: number): SandboxLoad {
 	const { latencyJitterMs, maxInFlight, maxPerSecond, windowS, retryAfterS, refusalLatencyMs, slowRefusals } = DEFAULTS;
+	const { cutAnswersPercent } = DEFAULTS;
 	return {
 		latencyMs,
 		latencyJitterMs,
@@ -35,7 +36,7 @@ export function noLimit(latencyMs: number): SandboxLoad {
 		retryAfterS,
 		refusalLatencyMs,
 		slowRefusals,
-		cutAnswersPercent: DEFAULTS.cutAnswersPercent,
+		cutAnswersPercent,
 	};
 }
 

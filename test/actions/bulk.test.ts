@@ -130,8 +130,7 @@ test('a per-minute limit whose Retry-After is a whole retry budget: no write fai
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 20, maxPerSecond: 20, windowS: 2, retryAfterS: 2 });
 	await warm();
 	await atScale(1 / 30, () => writeEachOnce(cids().slice(0, 150)));
-	const refused = ctx.sb.requests.filter((r) => r.status === 429).map((r) => r.path);
-	expect(new Set(refused).size).toBeGreaterThan(0);
+	expect(ctx.sb.rateLimited).toBeGreaterThan(0);
 }, 60_000);
 
 test('a token that expires mid-run with 16 in flight: exactly one login, sent ahead of the line; no failed item', async () => {

@@ -36,7 +36,7 @@ export interface SandboxOptions {
 	maxInFlight?: number;
 	/** Above this many API requests accepted in the last second (a sliding window), a 429 at once. 0 (default): no limit. */
 	maxPerSecond?: number;
-	/** The window maxPerSecond counts over, in seconds, default 1 (a per-minute limit: 60 a window of 60). */
+	/** The window maxPerSecond counts over, in seconds, default 1 (60 for a per-minute limit). */
 	windowS?: number;
 	/** Retry-After (seconds) of those 429s, default 1. */
 	retryAfterS?: number;
