@@ -119,8 +119,8 @@ async function createSandbox(options = {}) {
 		logins: 0,
 		expiredStatus: config.expiredStatus,
 		// Load: every API answer waits latencyMs, plus up to latencyJitterMs more at random; above maxInFlight requests
-		// being served, or maxPerSecond requests accepted in the last windowS seconds, a 429 (at once, or after refusalLatencyMs;
-		// with slowRefusals as long as an answer, held in flight meanwhile). cutAnswersPercent of the requests served
+		// being served, or maxPerSecond requests accepted in the last windowS seconds, a 429 (at once, or after
+		// refusalLatencyMs; with slowRefusals as long as an answer, held in flight meanwhile). cutAnswersPercent of the requests served
 		// (seeded) lose their connection before the answer: the work is done, the client never hears of it.
 		load: {
 			slowRefusals: config.slowRefusals,

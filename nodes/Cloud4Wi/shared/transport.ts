@@ -308,11 +308,11 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 			// a minute each time), it does not refuse for good. Its waits start over; its tries stay counted.
 			if (run.account.answered > answeredBefore) waitedMs = 0;
 			answeredBefore = run.account.answered;
-		}
-		if (status === 429 && limited < RATE_LIMIT_RETRIES && waitedMs + pauseMs <= timing.retryWaitMostMs) {
-			limited++;
-			waitedMs += pauseMs;
-			continue; // the limiter holds every request of the account for the pause
+			if (limited < RATE_LIMIT_RETRIES && waitedMs + pauseMs <= timing.retryWaitMostMs) {
+				limited++;
+				waitedMs += pauseMs;
+				continue; // the limiter holds every request of the account for the pause
+			}
 		}
 		if (status >= 500 && tryAgain && (await backOff(answer.headers['retry-after']))) continue;
 		if (used === run.token) run.fresh = false; // this token works
