@@ -10,7 +10,7 @@ import type {
 import { sleep, UserError } from 'n8n-workflow';
 
 import { NETWORK_REASONS } from '../nodes/Cloud4Wi/shared/answers';
-import { authenticated } from '../nodes/Cloud4Wi/shared/n8nLogin';
+import { authenticated, loginLimited } from '../nodes/Cloud4Wi/shared/n8nLogin';
 import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
 import { answerLimit, timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';
 
@@ -182,6 +182,7 @@ export class Cloud4WiApi implements ICredentialType {
 			// service quotes it back.
 			const message = typeof body.message === 'string' ? body.message : 'no reason given';
 			const said = maskSecrets(message, [credentials.clientSecret]);
+			if (response.statusCode === 429) loginLimited(credentials, response.headers?.['retry-after']);
 			const hint =
 				response.statusCode === 401
 					? 'Check the client key and secret in the Cloud4Wi credential.'

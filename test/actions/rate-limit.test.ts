@@ -1,6 +1,7 @@
 /**
  * Rate limits in bulk work: a 429 is retried after Retry-After for reads and writes alike, a bounded number of times;
- * a login refused for load (429, 502-504) is tried again too, since every request of the run waits for it.
+ * a login refused for load (429, 502-504) is tried again too, since every request of the run waits for it; one refused
+ * for the rate limit with a longer Retry-After than a login waits (a per-minute limit) is tried again by the run.
  */
 import type { TestContext } from '../harness/cloud4wi';
 import { actionWorkflow, apiCalls, credentialFor, runAction, startCloud4Wi } from '../harness/cloud4wi';
@@ -99,6 +100,32 @@ describe('a login refused for load', () => {
 		expect(logins()).toEqual([429]);
 		expect(error?.message).toMatch(/^Cloud4Wi login failed \(HTTP 429\): Too many requests/);
 	});
+
+	test('a login refused for a minute (a per-minute limit) is waited out: the pause, one more login, no item fails', async () => {
+		// At a thirtieth of production time: Retry-After 2 s is a per-minute limit's 60 s, past the 10 s a login waits.
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', status: 429, retryAfter: 2, times: 1 });
+		const started = Date.now();
+		const { error, json } = await atScale(1 / 30, () => bulk(40));
+		expect(error).toBeUndefined();
+		expect(json).toHaveLength(40);
+		expect(logins()).toEqual([429, 200]);
+		const [refused, next] = ctx.sb.requests.filter((r) => r.path === '/v1/sts/login/services');
+		expect(next.at - refused.at).toBeGreaterThanOrEqual(2000); // every request waited for the Retry-After
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(ctx.sb.requests.filter((r) => r.path.startsWith('/v2/customers/')).map((r) => r.status)).toEqual(
+			Array(40).fill(200),
+		);
+	}, 20_000);
+
+	test('a login refused again and again for the rate limit fails the run after a minute of waits, not a login per item', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', status: 429, retryAfter: 1, times: 100 });
+		const started = Date.now();
+		const { error } = await atScale(1 / 30, () => bulk(40)); // the minute is 2 s: two pauses of 1 s
+		expect(logins()).toEqual([429, 429, 429]);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+		expect(error?.message).toMatch(/^Cloud4Wi login failed \(HTTP 429\): Too many requests/);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	}, 20_000);
 
 	test('a wrong secret is not tried again', async () => {
 		const wrong = credentialFor(ctx.sb, { clientSecret: 'not-the-secret' });

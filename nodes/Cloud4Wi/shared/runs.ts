@@ -54,6 +54,8 @@ export interface Run {
 	/** Tokens refused or revoked in this run: never sent again, and masked wherever an answer quotes them. */
 	refused: Set<string>;
 	loginFailure?: string;
+	/** Waited so far for logins refused for the rate limit: like a request's, at most a minute in all. */
+	loginWaitedMs: number;
 }
 
 const accounts = new Map<string, Account>();
@@ -92,6 +94,7 @@ async function openRun(ctx: Cloud4WiContext, settings: RunSettings): Promise<Run
 		token: tokenOf(credentials),
 		fresh: false,
 		refused: new Set(),
+		loginWaitedMs: 0,
 	};
 }
 

@@ -12,7 +12,7 @@ import type { Answer } from './answers';
 import { answerOf, jsonObject, noAnswer, notJson } from './answers';
 import { cloud4WiError } from './errors';
 import type { Outcome } from './limiter';
-import { sendLoggingIn } from './n8nLogin';
+import { loginRetryAfter, sendLoggingIn } from './n8nLogin';
 import { maskSecrets } from './secrets';
 import type { Cloud4WiContext, Renewed, Run } from './runs';
 import { runOf } from './runs';
@@ -80,7 +80,9 @@ async function tokenFor(ctx: Cloud4WiContext, run: Run, asked: Asked): Promise<s
 	const { account } = run;
 	for (const token of [run.token, account.token]) if (token && !run.refused.has(token)) return (run.token = token);
 	if (!account.renewing) return await lead(ctx, run);
-	const { cancel, signal, ranOut } = limitOf(ctx, run, run.settings.timeoutMs + timing.loginMs);
+	// The login's request may first wait out a pause for its place (at most a minute: a per-minute limit's Retry-After).
+	const waitMs = timing.retryWaitMostMs + timing.loginMs + run.settings.timeoutMs;
+	const { cancel, signal, ranOut } = limitOf(ctx, run, waitMs);
 	const renewed = await within(account.renewing, signal).catch((error: Error) => {
 		throw fail(ctx, run, { kind: 'login', said: (run.loginFailure = error.message) }, asked);
 	});
@@ -152,6 +154,13 @@ async function carryLogin(ctx: Cloud4WiContext, run: Run, req: ApiRequest, asked
 		answer = noAnswer(error, timer.aborted); // logged in, then the request itself failed
 	}
 	if (cancel?.aborted) throw fail(ctx, run, { kind: 'cancelled' }, asked);
+	// Refused for the rate limit (a per-minute limit may ask for the rest of its minute): the next login after the pause.
+	const retryAfter = heard ? undefined : loginRetryAfter(login.stored);
+	const wait = retryAfter === undefined ? Number.POSITIVE_INFINITY : waitBeforeRetry(retryAfter, 0);
+	if (run.loginWaitedMs + wait <= timing.retryWaitMostMs) {
+		run.loginWaitedMs += wait;
+		return { status: 429, headers: { 'retry-after': retryAfter }, text: '' };
+	}
 	if (!heard && !timer.aborted) {
 		// n8n stored the token before sending: read it there, should the credential's authenticate not have told it.
 		const stored = tokenOf(await ctx.getCredentials('cloud4WiApi'));
