@@ -224,6 +224,34 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		});
 	});
 
+	/**
+	 * An expired token whose login Cloud4Wi refuses for its rate limit, asking for 11 s: longer than a login waits (10 s),
+	 * as a per-minute limit asks. The credential reports the Retry-After to the run through the adapter's module, and the
+	 * run waits it out; were n8n to load the credential and the node apart, the run would fail with the login's 429.
+	 */
+	describe('a login refused for the rate limit for longer than a login waits (the n8n adapter)', () => {
+		const runs: Array<{ code: number | null; error: string | null; contacts: number; logins: LoggedRequest[] }> = [];
+		beforeAll(async () => {
+			await sandbox.admin('DELETE', '/__admin/faults');
+			await sandbox.admin('POST', '/__admin/tokens/expire');
+			await sandbox.admin('POST', '/__admin/faults', { method: 'POST', path: LOGIN, status: 429, retryAfter: 11 });
+			await executeTimes('c4wE2eExpiry0001', 1, 'login-limited', async (_, seen, ran) => {
+				runs.push({ ...ran, logins: seen.filter((r) => r.path === LOGIN) });
+			});
+		}, 300_000);
+
+		test('the run waits out the Retry-After, logs in again and succeeds', () => {
+			const [run] = runs;
+			expect({ code: run.code, error: run.error, contacts: run.contacts }).toEqual({
+				code: 0,
+				error: null,
+				contacts: 5,
+			});
+			expect(run.logins.map((r) => r.status)).toEqual([429, 200]);
+			expect(run.logins[1].at - run.logins[0].at).toBeGreaterThanOrEqual(11_000);
+		});
+	});
+
 	/** Two `n8n execute` runs of every contact's opt-ins against a service that takes 4 at once: two processes, one workflow. */
 	describe('a limit the service showed one execution is known to the next, a new process', () => {
 		const runs: Array<{
