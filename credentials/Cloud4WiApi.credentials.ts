@@ -24,6 +24,9 @@ function isBusy(status: number): boolean {
 	return status === 429 || status === 502 || status === 503 || status === 504;
 }
 
+/** A connection cut before the answer: the login is sent again (a token it may have issued just goes unused). */
+const CUT = new Set(['ECONNRESET', 'EPIPE', 'ERR_BAD_RESPONSE']);
+
 /** This machine only: the one place a plain-HTTP base URL sends nothing over a network. */
 function isLoopback(hostname: string): boolean {
 	return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
@@ -75,13 +78,13 @@ function isLogin(options: IHttpRequestOptions): boolean {
 
 type LoginAnswer = { statusCode: number; body: unknown; headers: Record<string, string | undefined> };
 
-/** One login request; a network failure becomes a plain error (the thrown one holds the request, secret included). */
+/** One login request; a network failure becomes its code (the thrown error holds the request, secret included). */
 async function login(
 	ctx: IHttpRequestHelper,
 	url: string,
 	credentials: ICredentialDataDecryptedObject,
 	timeoutMs: number,
-): Promise<LoginAnswer> {
+): Promise<LoginAnswer | { code: string }> {
 	const { timer } = answerLimit(timeoutMs);
 	try {
 		return (await ctx.helpers.httpRequest({
@@ -96,8 +99,7 @@ async function login(
 			disableFollowRedirect: true, // a 307 or 308 would post the secret to wherever it points
 		})) as LoginAnswer;
 	} catch (error) {
-		const code = timer.aborted ? 'ETIMEDOUT' : ((error as { code?: string }).code ?? '');
-		throw new UserError(`Cloud4Wi login failed: no answer from ${url} (${NETWORK_REASONS[code] ?? 'network error'})`);
+		return { code: timer.aborted ? 'ETIMEDOUT' : ((error as { code?: string }).code ?? '') };
 	}
 }
 
@@ -166,13 +168,18 @@ export class Cloud4WiApi implements ICredentialType {
 		const url = `${baseUrl}${LOGIN_PATH}`;
 		// All tries and waits together get one login's time: the Test button has no other limit.
 		const deadline = Date.now() + timing.loginMs;
-		let response: LoginAnswer;
+		let response: LoginAnswer | { code: string };
 		for (let attempt = 0; ; attempt++) {
 			response = await login(this, url, credentials, deadline - Date.now());
-			if (!isBusy(response.statusCode) || attempt + 1 >= LOGIN_TRIES) break;
-			const wait = waitBeforeRetry(response.headers?.['retry-after'], attempt + 1);
+			const again = 'code' in response ? CUT.has(response.code) : isBusy(response.statusCode);
+			if (!again || attempt + 1 >= LOGIN_TRIES) break;
+			const wait = waitBeforeRetry('code' in response ? undefined : response.headers?.['retry-after'], attempt + 1);
 			if (wait > timing.loginWaitMostMs || Date.now() + wait >= deadline) break;
 			await sleep(wait);
+		}
+		if ('code' in response) {
+			const reason = NETWORK_REASONS[response.code] ?? 'network error';
+			throw new UserError(`Cloud4Wi login failed: no answer from ${url} (${reason})`);
 		}
 
 		const body = (response.body ?? {}) as { token?: unknown; message?: unknown };

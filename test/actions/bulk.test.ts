@@ -157,6 +157,16 @@ test('a token that expires mid-run with 16 in flight: exactly one login, sent ah
 	expect(ctx.store.updates).toBe(2); // the warm-up's login and this one
 }, 60_000);
 
+test('a token that expires mid-run whose renewing login loses its answer: the login goes again, no write fails', async () => {
+	ctx = await startCloud4Wi({ contacts: N, latencyMs: 20 });
+	await warm();
+	ctx.sb.addFault({ method: 'PUT', path: '^/v1/customers/', expireTokens: true, skip: 100 });
+	ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', destroy: true });
+	await writeEachOnce(cids().slice(0, 200));
+	expect(logins()).toHaveLength(2); // the lost one, and the one whose token every write then used
+	expect(ctx.store.updates).toBe(2); // the warm-up's login and the renewal
+}, 60_000);
+
 test(`a first run with no stored token and ${N} items: exactly one login`, async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
 	const ids = cids();

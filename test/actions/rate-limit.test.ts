@@ -127,6 +127,23 @@ describe('a login refused for load', () => {
 		expect(apiCalls(ctx.sb)).toEqual([]);
 	}, 20_000);
 
+	test('a login whose answer is lost (the connection cut) is sent again: every item succeeds', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', destroy: true, times: 1 });
+		const { error, json } = await bulk(40);
+		expect(error).toBeUndefined();
+		expect(json).toHaveLength(40);
+		expect(logins()).toHaveLength(2);
+		expect(ctx.store.logins).toBe(1);
+	});
+
+	test('a login whose answer is lost every time fails after three tries, saying the connection was cut', async () => {
+		ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', destroy: true, times: 5 });
+		const { error } = await bulk(3);
+		expect(logins()).toHaveLength(3);
+		expect(error?.message).toMatch(/^Cloud4Wi login failed: no answer from .* \(connection reset/);
+		expect(apiCalls(ctx.sb)).toEqual([]);
+	});
+
 	test('a wrong secret is not tried again', async () => {
 		const wrong = credentialFor(ctx.sb, { clientSecret: 'not-the-secret' });
 		const { error } = await runWorkflow(
