@@ -88,6 +88,12 @@ export function isTimeout(error: unknown): boolean {
 	return error instanceof Error && timeouts.has(error);
 }
 
+/** Errors after which the request may have been served all the same: no answer, its own timeout, a 5xx. */
+const unanswered = new WeakSet<Error>();
+export function mayHaveBeenServed(error: unknown): boolean {
+	return error instanceof Error && unanswered.has(error);
+}
+
 /** The one place a failed request becomes an n8n error: the message, the service's status, a hint. */
 export function cloud4WiError(node: INode, problem: Problem, asked: Asked): NodeApiError {
 	const [message, description] = (MESSAGES[problem.kind] as (p: Problem, a: Asked) => [string, string?])(
@@ -102,5 +108,7 @@ export function cloud4WiError(node: INode, problem: Problem, asked: Asked): Node
 		itemIndex: asked.itemIndex,
 	});
 	if (problem.kind === 'timeout') timeouts.add(error);
+	const served = problem.kind === 'status' ? problem.status >= 500 : problem.kind === 'noAnswer';
+	if (served || (problem.kind === 'timeout' && !problem.during)) unanswered.add(error);
 	return error;
 }

@@ -5,7 +5,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { Cloud4WiContext } from './runs';
 import type { ApiRequest } from './transport';
-import { cloud4WiApiRequest } from './transport';
+import { cloud4WiApiRequest, mayHaveBeenServed } from './transport';
 
 /** The largest page the API allows; Return All uses it so N records cost ceil(N / 10,000) requests. */
 export const MAX_PAGE_SIZE = 10_000;
@@ -183,7 +183,16 @@ export async function* pagesOf(
 			// What opens the scroll goes with every page: a service may give the next scroll id only when asked each time.
 			Object.assign(query, { size: pageSize }, paging.open, scrollId ? { [paging.idParam]: scrollId } : {});
 		}
-		const { body } = await cloud4WiApiRequest.call(this, { ...req, query });
+		let body: IDataObject;
+		try {
+			({ body } = await cloud4WiApiRequest.call(this, { ...req, query, movesScroll: scrollId !== undefined }));
+		} catch (error) {
+			// The scroll moved past the page whose answer was lost: read the list again from the start, MAX_REREADS times.
+			if (scrollId === undefined || !mayHaveBeenServed(error) || rereads++ === MAX_REREADS) throw error;
+			[scrollId, seen] = [undefined, 0];
+			marks.clear();
+			continue;
+		}
 		const answered = recordsOf(body, recordsKey);
 		const total = typeof body.totalCount === 'number' ? body.totalCount : undefined;
 
@@ -223,7 +232,7 @@ export async function* pagesOf(
 
 		// A scroll is a snapshot: the first count, plus a page for records added meanwhile, is the most there can be.
 		announced ??= total;
-		if (announced !== undefined && read > announced + pageSize) {
+		if (announced !== undefined && seen > announced + pageSize) {
 			throw listingStopped(
 				this,
 				req,

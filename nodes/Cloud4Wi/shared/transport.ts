@@ -19,7 +19,7 @@ import { runOf } from './runs';
 import { answerLimit, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from './timing';
 
 export { apiPath } from './path';
-export { isTimeout } from './errors';
+export { isTimeout, mayHaveBeenServed } from './errors';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -32,6 +32,8 @@ export interface ApiRequest {
 	notFound?: string;
 	/** Scopes the operation needs, named in the 403 hint. */
 	scopes?: string;
+	/** A scroll's next page: Cloud4Wi moves the scroll as it answers, so a lost answer is not asked for again (paging). */
+	movesScroll?: boolean;
 }
 
 interface ApiResponse {
@@ -228,7 +230,7 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 	});
 	const asked: Asked = { ...req, tries: 1 };
 	// GET, PUT and DELETE leave the same state when sent again (RFC 9110, 9.2.2); a create is never sent twice.
-	const tryAgain = req.method !== 'POST';
+	const tryAgain = req.method !== 'POST' && !req.movesScroll;
 	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	let failures = 0;
 	let limited = 0;
