@@ -187,8 +187,9 @@ export async function* pagesOf(
 		try {
 			({ body } = await cloud4WiApiRequest.call(this, { ...req, query, movesScroll: scrollId !== undefined }));
 		} catch (error) {
+			const failure = error as NodeApiError; // from the transport: already an n8n error
 			// The scroll moved past the page whose answer was lost: read the list again from the start, MAX_REREADS times.
-			if (scrollId === undefined || !mayHaveBeenServed(error) || rereads++ === MAX_REREADS) throw error;
+			if (scrollId === undefined || !mayHaveBeenServed(failure) || rereads++ === MAX_REREADS) throw failure;
 			[scrollId, seen] = [undefined, 0];
 			marks.clear();
 			continue;
