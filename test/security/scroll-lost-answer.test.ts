@@ -50,3 +50,26 @@ test('a scroll page lost every time: the listing stops with the error after read
 	expect(error?.message).toMatch(/^No complete answer from Cloud4Wi/);
 	expect(eventReads()).toEqual(Array(4).fill(['open 200', 'next 200']).flat());
 });
+
+test('Contact Get Many, Return All: contacts deleted before the list is read again do not end it early', async () => {
+	// Found by a scan: the reading again counted the 3 contacts handed on in the first pass, and deleted since, toward
+	// the new totalCount, and stopped a page early with no error (20,003 handed on, one live contact missing).
+	await ctx.sb.close();
+	ctx = await startCloud4Wi({ contacts: 20_004 });
+	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+	ctx.sb.clearRequests();
+	const CONTACTS = '^/v2/customers/organizations/';
+	ctx.sb.addFault({ method: 'GET', path: CONTACTS, skip: 1, delayMs: 300, truncate: true }); // page 2, served and cut
+	const gone = [5, 6, 7].map((i) => ctx.sb.data.contacts.cidOf(i)); // on page 1
+	const deleting = setInterval(() => {
+		if (!ctx.sb.requests.some((r) => new RegExp(CONTACTS).test(r.path) && r.query.sid)) return;
+		clearInterval(deleting);
+		for (const cid of gone) ctx.sb.data.contacts.delete(cid); // while page 2's answer is on its way
+	}, 5);
+	const { error, json } = await runAction(ctx, { resource: 'contact', operation: 'getAll', returnAll: true });
+	clearInterval(deleting);
+	expect(error).toBeUndefined();
+	const handed = new Set(json.map((c) => String(c.cid)));
+	expect(ctx.sb.data.contacts.map((c) => c.cid).filter((cid) => !handed.has(cid))).toEqual([]);
+	expect(handed.size).toBe(json.length);
+});

@@ -66,30 +66,37 @@ function pageMark(page: IDataObject[]): string {
  * The records a listing has handed on, by identity: ids as the answer holds them (no copy), records without an id by a
  * SHA-1 of their content (28 characters instead of the whole record kept twice). Records without an id are repeats only
  * when an earlier page held them: two identical rows within one page are two rows (two WiFi sessions alike in every field).
+ * Each is kept with the last pass that read it, so a list read again counts its own records against its total.
  */
 class HandedOn {
-	private readonly ids = new Set<string>();
-	private readonly contents = new Set<string>();
+	private readonly ids = new Map<string, number>();
+	private readonly contents = new Map<string, number>();
 	private readonly contentsOfThisPage = new Set<string>();
+	private pass = 0;
+	/** Records of the list read in this pass, each once (a scroll's pages may repeat some). */
+	readInPass = 0;
 
 	/** Adds the record; false if one with its identity was handed on before. */
 	add(record: unknown): boolean {
 		const id = idOf(record);
-		if (id !== undefined) {
-			const before = this.ids.size;
-			this.ids.add(id);
-			return this.ids.size > before;
-		}
-		const key = hash('sha1', identity(record), 'base64');
-		if (this.contents.has(key)) return false;
-		this.contentsOfThisPage.add(key);
-		return true;
+		const key = id ?? hash('sha1', identity(record), 'base64');
+		const kept = id !== undefined ? this.ids : this.contents;
+		const last = kept.get(key);
+		if (last !== this.pass) this.readInPass++;
+		if (id !== undefined) this.ids.set(id, this.pass);
+		else this.contentsOfThisPage.add(key);
+		return last === undefined;
 	}
 
-	/** Ends a page: its records without an id now count as handed on for the pages after it. */
+	/** Ends a page: its records without an id now count as read for the pages after it. */
 	endPage(): void {
-		for (const key of this.contentsOfThisPage) this.contents.add(key);
+		for (const key of this.contentsOfThisPage) this.contents.set(key, this.pass);
 		this.contentsOfThisPage.clear();
+	}
+
+	/** The list is read again from the start. */
+	nextPass(): void {
+		[this.pass, this.readInPass] = [this.pass + 1, 0];
 	}
 }
 
@@ -152,7 +159,6 @@ export async function* pagesOf(
 	let rereads = 0;
 	let scrollId: string | undefined;
 	let seen = 0; // records of the list read in this pass: the next offset (less one when the last is asked again)
-	let handedOn = 0; // records handed on (a scroll's pages may repeat some: they do not count toward its total)
 	let announced: number | undefined;
 	let passCount: number | undefined; // an offset list's count on the first page of this pass that gave one
 	// An offset list's previous last record, asked for again at the start of the next page: if another is there, the
@@ -192,6 +198,7 @@ export async function* pagesOf(
 			if (scrollId === undefined || !mayHaveBeenServed(failure) || rereads++ === MAX_REREADS) throw failure;
 			[scrollId, seen] = [undefined, 0];
 			marks.clear();
+			handed.nextPass();
 			continue;
 		}
 		const answered = recordsOf(body, recordsKey);
@@ -250,7 +257,6 @@ export async function* pagesOf(
 			);
 		}
 		const records = freshIn(page, handed);
-		handedOn += records.length;
 		// A full page of records all sent before, outside a reading again: the service is not moving on.
 		if (records.length === 0 && answered.length === pageSize && rereads === 0) {
 			throw repeatedPage(
@@ -266,7 +272,7 @@ export async function* pagesOf(
 		// How many the answers say there are: a scroll's totalCount, an offset list's count. A shorter page than asked
 		// for is the last only when they say nothing: a service may cap the page size below ours.
 		const expected = paging.style === 'offset' ? passCount : (total ?? announced);
-		const got = paging.style === 'offset' ? seen : handedOn;
+		const got = paging.style === 'offset' ? seen : handed.readInPass;
 		const lastPage =
 			page.length === 0 ||
 			(expected !== undefined ? got >= expected : answered.length < pageSize) ||
