@@ -221,7 +221,8 @@ function redirectTarget(location: unknown, run: Run): string {
 /**
  * The one door to the Cloud4Wi API. Every request waits for a place in the account's limiter and goes with the run's
  * token; a refused token (401, 403) is renewed for everyone waiting; a 429 pauses the account and is sent again; a
- * lost answer, a timeout or a 5xx is tried again unless the request creates something (POST: it may have been applied).
+ * lost answer, a timeout or a 5xx is tried again unless the request creates something (POST: it may have been applied)
+ * or moves a scroll (paging reads the list again).
  */
 export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest): Promise<ApiResponse> {
 	const run = await runOf(this).catch((error: Error) => {
