@@ -16,11 +16,12 @@ const eventReads = () =>
 		.map((r) => `${r.query.scrollId ? 'next' : 'open'} ${r.status}`);
 const ids = (records: Array<{ event?: unknown }>) => records.map((r) => (r.event as { id: string }).id);
 
-beforeEach(async () => {
-	ctx = await startCloud4Wi({ events: 12_000 });
-	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // logs in up front
+/** A service with more than one page of `options`' records (pages of 10,000), logged in up front. */
+async function start(options: Parameters<typeof startCloud4Wi>[0]) {
+	ctx = await startCloud4Wi(options);
+	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
 	ctx.sb.clearRequests();
-});
+}
 
 test.each([
 	['cut halfway', { truncate: true }],
@@ -28,6 +29,7 @@ test.each([
 ])(
 	'Event Get Many, Return All: a scroll page %s is read again from the start, and every event comes once',
 	async (_, fault) => {
+		await start({ events: 12_000 });
 		ctx.sb.addFault({ method: 'GET', path: EVENTS, skip: 1, ...fault });
 		const { error, json } = await runAction(ctx, { resource: 'event', operation: 'getAll', returnAll: true });
 		expect(error).toBeUndefined();
@@ -44,6 +46,7 @@ test.each([
 );
 
 test('a scroll page lost every time: the listing stops with the error after reading the list again 3 times', async () => {
+	await start({ events: 12_000 });
 	// Every second events request, the next page after each open (a fault's skip counts the requests it sees).
 	for (const skip of [1, 2, 3, 4]) ctx.sb.addFault({ method: 'GET', path: EVENTS, skip, truncate: true });
 	const { error } = await runAction(ctx, { resource: 'event', operation: 'getAll', returnAll: true });
@@ -54,10 +57,7 @@ test('a scroll page lost every time: the listing stops with the error after read
 test('Contact Get Many, Return All: contacts deleted before the list is read again do not end it early', async () => {
 	// Found by a scan: the reading again counted the 3 contacts handed on in the first pass, and deleted since, toward
 	// the new totalCount, and stopped a page early with no error (20,003 handed on, one live contact missing).
-	await ctx.sb.close();
-	ctx = await startCloud4Wi({ contacts: 20_004 });
-	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
-	ctx.sb.clearRequests();
+	await start({ contacts: 20_004 });
 	const CONTACTS = '^/v2/customers/organizations/';
 	ctx.sb.addFault({ method: 'GET', path: CONTACTS, skip: 1, delayMs: 300, truncate: true }); // page 2, served and cut
 	const gone = [5, 6, 7].map((i) => ctx.sb.data.contacts.cidOf(i)); // on page 1
