@@ -69,3 +69,22 @@ test.each([0, -1, 1.5, 1001])(
 		),
 	30_000,
 );
+
+test.each([{ timeout: 500 }, { maxConcurrentRequests: 0 }])(
+	'Continue On Fail, a Request Option %p out of range: every item comes out with the error, nothing is sent',
+	async (option) => {
+		// Found by a scan: n8n passed the input items through unchanged, so three deletes that were never sent looked done.
+		const cids = ctx.sb.data.contacts.map((c) => c.cid);
+		const result = await runAction(
+			ctx,
+			{ resource: 'contact', operation: 'delete', contactId: '={{ $json.id }}', requestOptions: option },
+			cids.map((id) => ({ id })),
+			{ continueOnFail: true },
+		);
+		expect(result.items.map((i) => i.pairedItem)).toEqual(cids.map((_, item) => ({ item })));
+		for (const { json } of result.items) expect(String(json.error)).toMatch(/^Request Options > /);
+		expect(ctx.sb.requests).toEqual([]);
+		expect(cids.every((cid) => ctx.sb.data.contacts.has(cid))).toBe(true);
+	},
+	30_000,
+);

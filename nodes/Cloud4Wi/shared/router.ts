@@ -73,6 +73,14 @@ function settingsOf(ctx: IExecuteFunctions): Partial<RunSettings> & { maxInFligh
 	return settings;
 }
 
+/** An item's output under Continue On Fail: the error's message, description and HTTP status. */
+function failedItem(failure: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: failure.message };
+	if (failure.description) json.description = failure.description;
+	if (failure instanceof NodeApiError && failure.httpCode) json.httpCode = failure.httpCode;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
 /**
  * Runs the chosen operation for every input item, several at once (the account's limiter decides how many requests
  * are in flight). Output keeps the input order and pairing; one item's failure is its own (continueOnFail) or, after
@@ -83,7 +91,16 @@ export async function route(
 	operations: Record<string, Record<string, Operation>>,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const { maxInFlight = MAX_IN_FLIGHT, ...settings } = settingsOf(this);
+	let options: ReturnType<typeof settingsOf>;
+	try {
+		options = settingsOf(this);
+	} catch (error) {
+		const failure = error as NodeOperationError; // from inputError
+		// With Continue On Fail n8n would pass the input through as if done: each item says it was not sent, and why.
+		if (!this.continueOnFail()) throw failure;
+		return [items.map((_, itemIndex) => failedItem(failure, itemIndex))];
+	}
+	const { maxInFlight = MAX_IN_FLIGHT, ...settings } = options;
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 	const stop: { first?: { itemIndex: number; error: NodeApiError | NodeOperationError } } = {};
 	// Once an item failed (no Continue On Fail), the items after it that are read but not sent yet are not sent.
@@ -120,10 +137,7 @@ export async function route(
 					if (!first || itemIndex < first.itemIndex) stop.first = { itemIndex, error: failure };
 					continue;
 				}
-				const json: IDataObject = { error: failure.message };
-				if (failure.description) json.description = failure.description;
-				if (failure instanceof NodeApiError && failure.httpCode) json.httpCode = failure.httpCode;
-				outputs[itemIndex] = [{ json, pairedItem: { item: itemIndex } }];
+				outputs[itemIndex] = [failedItem(failure, itemIndex)];
 			}
 			// Answers that came in meanwhile are handled before the next item's parameters are read (about a millisecond
 			// of n8n's expression engine per item in a real n8n), so they do not wait for it.
