@@ -26,7 +26,7 @@ interface Pending {
 }
 
 const pending = new WeakMap<object, Pending>();
-/** Per account, the Retry-After of a login Cloud4Wi refused for its rate limit: a run waits for it, the Test button not. */
+/** Per account, the Retry-After of a login refused for the rate limit: a run waits it out, the Test button does not. */
 const limitedLogins = new Map<string, string>();
 const accountOf = (credentials: ICredentialDataDecryptedObject) =>
 	`${String(credentials.baseUrl ?? '')}\n${String(credentials.clientKey ?? '')}`;
