@@ -35,7 +35,7 @@ export function addressFields(show: IDisplayOptions['show']): INodeProperties[] 
 	];
 }
 
-/** Checks and copies address values into a body; `required` when the hotspot has its own address. */
+/** Checks and copies address values into a body (each one given, or all when `required`: the hotspot has its own address). */
 export function putAddress(
 	input: ItemInput,
 	source: IDataObject,
@@ -43,9 +43,8 @@ export function putAddress(
 	required: boolean,
 	prefix = '',
 ): void {
-	if (required || source.country) body.country = input.country(source.country, `${prefix}Country Code`);
-	for (const [name, label] of ADDRESS_FIELDS) {
-		if (required) body[name] = input.required(source[name], `${prefix}${label}`);
-		else if (source[name]) body[name] = input.text(source[name], `${prefix}${label}`).trim();
-	}
+	// A field given empty fails like a missing required one, rather than be dropped or blank the address.
+	if (required || source.country !== undefined) body.country = input.country(source.country, `${prefix}Country Code`);
+	for (const [name, label] of ADDRESS_FIELDS)
+		if (required || source[name] !== undefined) body[name] = input.required(source[name], `${prefix}${label}`);
 }

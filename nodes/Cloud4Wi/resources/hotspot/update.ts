@@ -74,7 +74,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const hotspotId = input.id('hotspotId', 'Hotspot');
 	const fields = input.collection('updateFields');
 	const body: IDataObject = { organizationId, organziationId: organizationId };
-	if (fields.name !== undefined) body.name = input.text(fields.name, 'Update Fields > Name');
+	if (fields.name !== undefined) body.name = input.required(fields.name, 'Update Fields > Name'); // never blanked
 	if (fields.description !== undefined)
 		body.description = input.text(fields.description, 'Update Fields > Description');
 	if (fields.enabled !== undefined) body.enabled = input.onOff(fields.enabled, 'Update Fields > Enabled');

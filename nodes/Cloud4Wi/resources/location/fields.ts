@@ -34,7 +34,6 @@ const TEXT_FIELDS = [
 	['description', 'Description'],
 	['externalId', 'External ID'],
 	['organizationPlanId', 'Organization Plan ID'],
-	['name', 'Name'],
 ];
 const ON_OFF_FIELDS = [
 	['onNet', 'On Net'],
@@ -45,6 +44,9 @@ const ON_OFF_FIELDS = [
 export function putOptional(input: ItemInput, fields: IDataObject, body: IDataObject, prefix: string): void {
 	for (const [name, label] of TEXT_FIELDS)
 		if (fields[name] !== undefined) body[name] = input.text(fields[name], `${prefix}${label}`);
+	// Required on create: an Update that gives them empty would blank the location's name or address.
+	for (const [name, label] of [['name', 'Name'], ...ADDRESS])
+		if (fields[name] !== undefined) body[name] = input.required(fields[name], `${prefix}${label}`);
 	for (const [name, label] of ON_OFF_FIELDS)
 		if (fields[name] !== undefined) body[name] = input.onOff(fields[name], `${prefix}${label}`);
 	if (fields.categoryName !== undefined)
@@ -53,6 +55,4 @@ export function putOptional(input: ItemInput, fields: IDataObject, body: IDataOb
 	if (fields.tags !== undefined) body.tags = input.list(fields.tags, `${prefix}Tags`);
 	if (fields.country !== undefined) body.country = input.country(fields.country, `${prefix}Country Code`);
 	if (fields.timezone !== undefined) body.timezone = input.timezone(fields.timezone, `${prefix}Time Zone`);
-	for (const [name, label] of ADDRESS)
-		if (fields[name] !== undefined) body[name] = input.text(fields[name], `${prefix}${label}`).trim();
 }
