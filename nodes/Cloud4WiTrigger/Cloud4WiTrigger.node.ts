@@ -12,7 +12,14 @@ import { pathIdProblem } from '../Cloud4Wi/shared/path';
 import { timing } from '../Cloud4Wi/shared/timing';
 import { credentialsOf, startRun } from '../Cloud4Wi/shared/runs';
 import { apiPath, cloud4WiApiRequest, isTimeout } from '../Cloud4Wi/shared/transport';
-import { commaList, notOnOffProblem, onOffOf, organizationIdOf, toIsoInstant } from '../Cloud4Wi/shared/formats';
+import {
+	commaList,
+	notDateTimeProblem,
+	notOnOffProblem,
+	onOffOf,
+	organizationIdOf,
+	toIsoInstant,
+} from '../Cloud4Wi/shared/formats';
 
 /** Events can become visible to the API up to this long after their `createdAt`, so every poll looks back this far. */
 const LATE_MS = 10 * 60 * 1000;
@@ -215,10 +222,9 @@ export class Cloud4WiTrigger implements INodeType {
 			}
 			const since = toIsoInstant(options.startDate, this.getTimezone());
 			if (!since) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`Options > Start Date: "${String(options.startDate)}" is not a date`,
-				);
+				throw new NodeOperationError(this.getNode(), `Options > Start Date: ${notDateTimeProblem(options.startDate)}`, {
+					description: 'Use a form like 2025-03-01T09:30:00Z.',
+				});
 			}
 			state = { since: Date.parse(since), seen: {} };
 		}

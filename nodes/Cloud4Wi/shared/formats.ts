@@ -98,6 +98,14 @@ export function shown(value: unknown): string {
 
 const isListOrObject = (value: unknown) => value !== null && typeof value === 'object';
 
+/** Why a value is no date-time, as a message says it: String() showed a list by its one date, as if that were refused. */
+export function notDateTimeProblem(value: unknown): string {
+	if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) return 'is empty';
+	const dated = value instanceof Date || typeof (value as { toISO?: unknown }).toISO === 'function';
+	if (isListOrObject(value) && !dated) return `must be a date-time, got ${shown(value)}`;
+	return `"${String(value)}" is not an ISO 8601 date-time`;
+}
+
 /** Why a value cannot go into a text, id or number field: String() would send "a,b" or "[object Object]". */
 export function notTextProblem(value: unknown): string | undefined {
 	return isListOrObject(value) ? `must be text or a number, got ${shown(value)}` : undefined;

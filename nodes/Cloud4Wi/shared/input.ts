@@ -7,6 +7,7 @@ import {
 	isDateOnly,
 	isE164,
 	isTimezone,
+	notDateTimeProblem,
 	notOnOffProblem,
 	notTextProblem,
 	numberOf,
@@ -117,8 +118,7 @@ export class ItemInput {
 
 	dateTime(value: unknown, label: string): string {
 		const iso = toIsoInstant(value, this.ctx.getTimezone());
-		if (!iso)
-			this.fail(label, `"${String(value)}" is not an ISO 8601 date-time`, 'Use a form like 2025-03-01T09:30:00Z.');
+		if (!iso) this.fail(label, notDateTimeProblem(value), 'Use a form like 2025-03-01T09:30:00Z.');
 		return iso;
 	}
 
