@@ -12,7 +12,7 @@ import {
 	isCountryCode,
 	isDateOnly,
 	isE164,
-	isTimezone,
+	timezoneOf,
 	toIsoInstant,
 } from '../../nodes/Cloud4Wi/shared/formats';
 import { ItemInput } from '../../nodes/Cloud4Wi/shared/input';
@@ -45,7 +45,13 @@ describe('input checks', () => {
 		['UTC', false],
 		['Mars/Base', false],
 		['Europe/', false],
-	])('time zone %s → %s', (value, ok) => expect(isTimezone(value)).toBe(ok));
+	])('time zone %s → %s', (value, ok) => expect(timezoneOf(value) !== undefined).toBe(ok));
+
+	test.each([
+		['europe/rome', 'Europe/Rome'],
+		['AMERICA/ARGENTINA/SALTA', 'America/Argentina/Salta'],
+		['Asia/Kolkata', 'Asia/Kolkata'], // a link keeps its name: Intl would say Asia/Calcutta
+	])('time zone %s is sent as %s', (value, sent) => expect(timezoneOf(value)).toBe(sent));
 
 	test.each([
 		['2024-02-29', true],

@@ -37,14 +37,17 @@ export function isCountryCode(value: string): boolean {
 	return COUNTRY_CODES.has(value);
 }
 
-/** Area/City zone names that this runtime knows (Europe/Rome, America/Argentina/Salta). */
-export function isTimezone(value: string): boolean {
-	if (!/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(value)) return false;
+/**
+ * An Area/City zone name that this runtime knows (Europe/Rome, America/Argentina/Salta) in its own spelling, or
+ * undefined. Intl takes europe/rome, a zone database lookup may not; a link (Asia/Kolkata) keeps its name, not Intl's.
+ */
+export function timezoneOf(value: string): string | undefined {
+	if (!/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(value)) return undefined;
 	try {
-		new Intl.DateTimeFormat('en-US', { timeZone: value });
-		return true;
+		const known = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+		return known.toLowerCase() === value.toLowerCase() ? known : value;
 	} catch {
-		return false;
+		return undefined;
 	}
 }
 

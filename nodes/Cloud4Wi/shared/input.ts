@@ -6,7 +6,6 @@ import {
 	isCountryCode,
 	isDateOnly,
 	isE164,
-	isTimezone,
 	notDateTimeProblem,
 	notOnOffProblem,
 	notTextProblem,
@@ -14,6 +13,7 @@ import {
 	onOffOf,
 	organizationIdOf,
 	shown,
+	timezoneOf,
 	toIsoInstant,
 } from './formats';
 import { MAX_PAGE_SIZE } from './paginate';
@@ -155,9 +155,9 @@ export class ItemInput {
 
 	timezone(value: unknown, label: string): string {
 		const text = this.text(value, label).trim();
-		if (!isTimezone(text))
-			this.fail(label, `"${text}" is not a time zone in Area/City form`, 'Use a form like Europe/Rome.');
-		return text;
+		const zone = timezoneOf(text);
+		if (!zone) this.fail(label, `"${text}" is not a time zone in Area/City form`, 'Use a form like Europe/Rome.');
+		return zone;
 	}
 
 	coordinate(value: unknown, label: string, bound: 90 | 180): number {
