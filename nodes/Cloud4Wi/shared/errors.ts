@@ -27,6 +27,9 @@ export interface Asked {
 	tries: number;
 }
 
+const ADDRESS_TOO_LONG =
+	"The request's address was too long for Cloud4Wi: a filter value is too long, or too many IDs are chosen in one filter.";
+
 const STATUS_HINTS: Record<number, (asked: Asked) => string> = {
 	400: () => 'Cloud4Wi refused a parameter of this request. Check the fields of this operation.',
 	401: () => 'Cloud4Wi refused the credential. Check the client key and secret.',
@@ -37,6 +40,8 @@ const STATUS_HINTS: Record<number, (asked: Asked) => string> = {
 	404: (asked) => `Cloud4Wi has no ${asked.notFound ?? 'such resource'}. Check the ID.`,
 	409: () => 'Cloud4Wi refused a parameter of this request (conflict or invalid value). The message names it.',
 	410: () => 'Cloud4Wi has revoked or removed this endpoint.',
+	414: () => ADDRESS_TOO_LONG,
+	431: () => ADDRESS_TOO_LONG,
 	429: () =>
 		`Cloud4Wi kept refusing for its rate limit. A request is tried again ${RATE_LIMIT_RETRIES} times at most, waiting as Cloud4Wi's Retry-After asks, up to ${timing.retryWaitMostMs / 1000} s while it answers no other request. Try again later, or lower Max Concurrent Requests.`,
 };

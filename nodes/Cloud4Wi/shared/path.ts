@@ -13,6 +13,8 @@ const SPACE = /[\s\u200b-\u200d\u2060\ufeff]/g;
 const BAD_ESCAPE = /%(?![0-9a-f]{2})/i;
 // A lone UTF-16 surrogate is broken text: it cannot be %-encoded at all.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
+/** Longest id taken: far beyond any Cloud4Wi id, far below the ~8 KB request line a server refuses (414, 431). */
+const MAX_ID_LENGTH = 1000;
 /** Decoding rounds a value is read through; one still holding escapes after them is refused. */
 const MAX_DECODES = 3;
 
@@ -76,6 +78,8 @@ function howRead(reading: Reading): string {
 /** What makes this value unusable as one path segment, or undefined when it is fine (the value as trimmed). */
 export function pathIdProblem(id: string): string | undefined {
 	if (id.trim() === '') return 'is empty';
+	if (id.length > MAX_ID_LENGTH)
+		return `is ${id.length.toLocaleString('en-US')} characters long, more than the ${MAX_ID_LENGTH.toLocaleString('en-US')} an ID may have`;
 	if (id.trim() !== id) return `"${id}" has leading or trailing spaces`;
 	const shown = JSON.stringify(id).slice(1, -1);
 	if (LONE_SURROGATE.test(id)) return `"${shown}" contains broken text (a lone UTF-16 surrogate)`;
