@@ -3,7 +3,7 @@
  * agent: each resolves to undefined and is skipped, and the node sent PUT {} to Cloud4Wi, which changes nothing, and
  * reported the item done. Now the item fails saying so, nothing sent; one field that resolves still goes out alone.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
 import { ACTION_TYPE, expectInputError, node, runAction, startCloud4Wi } from '../harness/cloud4wi';
@@ -51,4 +51,31 @@ test('one field that resolves beside one that does not: only it is sent', async 
 		{ name: 'Renamed' },
 	]);
 	expect(ctx.sb.requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([{ name: 'Renamed' }]);
+});
+
+describe('Hotspot > Update', () => {
+	const hotspotUpdate = (extra: INodeParameters): INodeParameters => ({
+		resource: 'hotspot',
+		operation: 'update',
+		hotspotId: { __rl: true, mode: 'id', value: ctx.sb.data.hotspots[0]!.id },
+		...extra,
+	});
+
+	test('every field mapped from a missing column and no Location: refused, nothing sent (not a read, not a PUT)', async () => {
+		const result = await runAction(ctx, hotspotUpdate({ updateFields: { name: '={{ $json.Name }}' } }), [{}]);
+		expectInputError(ctx, result, LABEL);
+	});
+
+	test('no field and no Location: refused, nothing sent', async () => {
+		const result = await runAction(ctx, hotspotUpdate({ updateFields: {} }));
+		expectInputError(ctx, result, 'Update Fields (add a field to change, or a Location)');
+	});
+
+	test('a Location alone is a change: sent', async () => {
+		const venueId = ctx.sb.data.locations[1]!.id;
+		await runAction(ctx, hotspotUpdate({ locationId: { __rl: true, mode: 'id', value: venueId }, updateFields: {} }));
+		expect(ctx.sb.requests.filter((r) => r.method === 'PUT').map((r) => (r.body as IDataObject).locationId)).toEqual([
+			venueId,
+		]);
+	});
 });
