@@ -232,8 +232,11 @@ export class Cloud4WiTrigger implements INodeType {
 		const readUntil = startedAt + budget * BUDGET_SHARE;
 		const seen = seenIn(state);
 		const fresh = new Map<string, { event: IDataObject; at: number }>();
-		/** Latest creation time read that a clock vouches for: everything not read yet was created no earlier (the list is in creation order). */
+		/** Latest creation time read that a clock vouches for: everything not read yet was created no earlier, if the list is in creation order. */
 		let readUpTo = state.since;
+		/** Whether the list came in creation order, as asked (`sortBy`): a service listing newest first, say, vouches for nothing unread. */
+		let inOrder = true;
+		let lastListed = Number.NEGATIVE_INFINITY;
 		let serverNow = Number.NaN;
 		let complete = true;
 		let pagesRead = 0;
@@ -262,9 +265,11 @@ export class Cloud4WiTrigger implements INodeType {
 				// Event times past the service's clock (`generated`; without it, n8n's) are wrong and say nothing about how far the read got.
 				const clock = Number.isNaN(serverNow) ? Date.now() : serverNow;
 				for (const event of records) {
+					const at = createdAtOf(event);
+					if (at < lastListed) inOrder = false;
+					else if (at > lastListed) lastListed = at; // NaN (no time) is neither
 					const id = eventId(event);
 					if (!id) continue;
-					const at = createdAtOf(event);
 					if (at < state.since) continue; // NaN (no time) is never below: the service listed it in the window
 					const notBefore = createdNotBefore(event);
 					if (notBefore <= clock) readUpTo = Math.max(readUpTo, notBefore);
@@ -273,7 +278,7 @@ export class Cloud4WiTrigger implements INodeType {
 						fresh.set(id, { event, at: Number.isNaN(at) ? Math.max(clock, state.since) : at });
 				}
 				if (Date.now() > readUntil) {
-					// Out of time: hand over what was read; the next poll resumes from the last time read (`readUpTo`).
+					// Out of time: hand over what was read; the next poll resumes from the last time read (`readUpTo`) if in order.
 					complete = false;
 					break;
 				}
@@ -297,9 +302,10 @@ export class Cloud4WiTrigger implements INodeType {
 			: [];
 
 		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it. The window never
-		// passes T, nor, after a read cut short, the last time read: ids dated later (a wrong clock, or first seen now) stay remembered
-		// until the window passes their time, since the service lists them on every poll until then.
-		const horizon = complete && !Number.isNaN(serverNow) ? serverNow : readUpTo;
+		// passes T, nor, after a read cut short, the last time read (nor the window's start, out of order): ids dated later (a wrong
+		// clock, or first seen now) stay remembered until the window passes their time, since the service lists them until then.
+		const cutShortAt = inOrder ? readUpTo : state.since;
+		const horizon = complete ? (Number.isNaN(serverNow) ? readUpTo : serverNow) : cutShortAt;
 		const since = Math.max(state.since, horizon - LATE_MS);
 		let remembered = [...[...seen].filter(([, at]) => at >= since), ...emitted.map(([id, f]) => [id, f.at] as const)];
 		let floor = since;

@@ -53,13 +53,15 @@ export function storeFor(url: string, overrides: IDataObject = {}): CredentialSt
 	);
 }
 
-/** `handler` answers API requests; login answers 200 {token} + Authorization header unless `handler` answers it. */
-export async function standIn(handler: (req: InRequest) => Reply | undefined): Promise<StandIn> {
+/** `handler` answers API requests (at once, or later); login answers 200 {token} + Authorization header unless `handler` answers it. */
+export async function standIn(
+	handler: (req: InRequest) => Reply | undefined | Promise<Reply | undefined>,
+): Promise<StandIn> {
 	const requests: InRequest[] = [];
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
+		req.on('end', async () => {
 			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 			const rawBody = Buffer.concat(chunks).toString('utf8');
 			let body: unknown;
@@ -77,7 +79,8 @@ export async function standIn(handler: (req: InRequest) => Reply | undefined): P
 				headers: req.headers,
 			};
 			requests.push(r);
-			let reply = handler(r);
+			let reply = await handler(r);
+			if (res.destroyed) return; // closed while the handler waited
 			if (!reply && r.path === '/v1/sts/login/services') {
 				reply = { headers: { Authorization: TOKEN }, body: { token: TOKEN } };
 			}
