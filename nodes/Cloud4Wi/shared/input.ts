@@ -173,6 +173,16 @@ export class ItemInput {
 		return text as T;
 	}
 
+	/** Whether an optional field was added. Added but empty (a blank cell mapped in), it fails: a filter left out so
+	 * would widen the search, and a Get Many by a blank email would list every contact. */
+	given(value: unknown, label: string): boolean {
+		if (value === undefined) return false;
+		const inner = value && typeof value === 'object' && '__rl' in value ? (value as { value?: unknown }).value : value;
+		const blank = typeof inner === 'string' ? !inner.trim() : inner === null || (Array.isArray(inner) && !inner.length);
+		if (blank) this.fail(label, 'is empty', 'Remove this filter to leave it out, or map a value into it.');
+		return true;
+	}
+
 	required(value: unknown, label: string): string {
 		const text = this.text(value, label).trim();
 		if (!text) this.fail(label, 'is required');

@@ -127,10 +127,13 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	for (const [name, label] of toggles)
 		if (filters[name] !== undefined) query[name] = input.onOff(filters[name], `Filters > ${label}`);
 	for (const [name, label] of searches)
-		if (filters[name]) query[name] = input.text(filters[name], `Filters > ${label}`).trim();
-	if (filters.phoneNumber) query.phoneNumber = input.phone(filters.phoneNumber, 'Filters > Phone Number');
+		if (input.given(filters[name], `Filters > ${label}`))
+			query[name] = input.text(filters[name], `Filters > ${label}`).trim();
+	if (input.given(filters.phoneNumber, 'Filters > Phone Number'))
+		query.phoneNumber = input.phone(filters.phoneNumber, 'Filters > Phone Number');
 	for (const [name, label] of dates)
-		if (filters[name]) query[name] = input.dateTime(filters[name], `Filters > ${label}`);
+		if (input.given(filters[name], `Filters > ${label}`))
+			query[name] = input.dateTime(filters[name], `Filters > ${label}`);
 	input.range(query.createdStart as string, query.createdEnd as string, ['Filters > Created After', 'Created Before']);
 	input.range(query.modifiedStart as string, query.modifiedEnd as string, [
 		'Filters > Modified After',
@@ -138,10 +141,13 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	]);
 	for (const name of ['segmentCids', 'locationCids']) {
 		const label = name === 'segmentCids' ? 'Filters > Segment' : 'Filters > Location';
+		if (!input.given(filters[name], label)) continue;
 		const ids = input.list(filters[name], label).map((id) => input.id(name, label, id));
-		if (ids.length) query[name] = ids.join(',');
+		if (!ids.length) input.given('', label); // a list of blanks is as empty
+		query[name] = ids.join(',');
 	}
 	// Custom opt-in names are split as lists are, but each is its own query parameter: a comma in one does no harm.
+	input.given(filters.customOptIns, 'Filters > Custom Opt-Ins Accepted');
 	for (const policy of input.list(filters.customOptIns, 'Filters > Custom Opt-Ins Accepted', true))
 		query[`customOptin.${policy}`] = true;
 	if (filters.sortReverse !== undefined && !filters.sortBy) {

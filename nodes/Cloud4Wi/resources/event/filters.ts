@@ -50,8 +50,9 @@ export const eventFilters: INodeProperties = filtersField([
 export function eventQuery(input: ItemInput): { query: IDataObject; kinds: string[] } {
 	const filters = input.collection('filters');
 	const query: IDataObject = {};
-	if (filters.dateStart) query.dateStart = input.dateTime(filters.dateStart, 'Filters > From');
-	if (filters.dateEnd) query.dateEnd = input.dateTime(filters.dateEnd, 'Filters > To');
+	if (input.given(filters.dateStart, 'Filters > From'))
+		query.dateStart = input.dateTime(filters.dateStart, 'Filters > From');
+	if (input.given(filters.dateEnd, 'Filters > To')) query.dateEnd = input.dateTime(filters.dateEnd, 'Filters > To');
 	input.range(query.dateStart as string, query.dateEnd as string, ['Filters > From', 'To']);
 	if (filters.sortBy) query.sortBy = input.oneOf(filters.sortBy, 'Filters > Sort By', ['businessTime', 'utcTime']);
 	if (filters.sortReverse !== undefined) query.sortReverse = input.onOff(filters.sortReverse, 'Filters > Newest First');

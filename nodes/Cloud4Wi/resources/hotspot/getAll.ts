@@ -59,17 +59,19 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const max = input.limit();
 	const filters = input.collection('filters');
 	const query: IDataObject = {};
-	if (filters.creationDateStart)
+	if (input.given(filters.creationDateStart, 'Filters > Created After'))
 		query.creationDateStart = input.dateOnly(filters.creationDateStart, 'Filters > Created After');
-	if (filters.creationDateStop)
+	if (input.given(filters.creationDateStop, 'Filters > Created Before'))
 		query.creationDateStop = input.dateOnly(filters.creationDateStop, 'Filters > Created Before');
 	input.range(query.creationDateStart as string, query.creationDateStop as string, [
 		'Filters > Created After',
 		'Created Before',
 	]);
 	for (const [name, label] of TEXT_FILTERS)
-		if (filters[name]) query[name] = input.text(filters[name], `Filters > ${label}`).trim();
-	if (filters.venueId) query.venueId = input.id('venueId', 'Filters > Location', filters.venueId);
+		if (input.given(filters[name], `Filters > ${label}`))
+			query[name] = input.text(filters[name], `Filters > ${label}`).trim();
+	if (input.given(filters.venueId, 'Filters > Location'))
+		query.venueId = input.id('venueId', 'Filters > Location', filters.venueId);
 	if (filters.deleted !== undefined) query.deleted = input.onOff(filters.deleted, 'Filters > Deleted');
 
 	return await fetchRecords.call(

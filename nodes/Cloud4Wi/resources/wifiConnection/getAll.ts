@@ -59,12 +59,16 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const filters = input.collection('filters');
 	const query: IDataObject = {};
 	// The API wants a time zone on dates; ISO instants in UTC carry one.
-	if (filters.dateStart) query.dateStart = input.dateTime(filters.dateStart, 'Filters > From');
-	if (filters.dateEnd) query.dateEnd = input.dateTime(filters.dateEnd, 'Filters > To');
+	if (input.given(filters.dateStart, 'Filters > From'))
+		query.dateStart = input.dateTime(filters.dateStart, 'Filters > From');
+	if (input.given(filters.dateEnd, 'Filters > To')) query.dateEnd = input.dateTime(filters.dateEnd, 'Filters > To');
 	input.range(query.dateStart as string, query.dateEnd as string, ['Filters > From', 'To']);
-	if (filters.locationId) query.locationId = input.id('locationId', 'Filters > Location', filters.locationId);
-	if (filters.hotspotId) query.hotspotId = input.id('hotspotId', 'Filters > Hotspot', filters.hotspotId);
-	if (filters.timeZone) query.timeZone = input.timezone(filters.timeZone, 'Filters > Time Zone');
+	if (input.given(filters.locationId, 'Filters > Location'))
+		query.locationId = input.id('locationId', 'Filters > Location', filters.locationId);
+	if (input.given(filters.hotspotId, 'Filters > Hotspot'))
+		query.hotspotId = input.id('hotspotId', 'Filters > Hotspot', filters.hotspotId);
+	if (input.given(filters.timeZone, 'Filters > Time Zone'))
+		query.timeZone = input.timezone(filters.timeZone, 'Filters > Time Zone');
 
 	return await fetchRecords.call(
 		this,
