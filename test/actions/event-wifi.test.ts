@@ -245,6 +245,28 @@ describe('event: Get Many (organization)', () => {
 		expect(run.output('Cloud4Wi')).toEqual([]);
 	});
 
+	test.each([
+		['event', 'getAll'],
+		['wifiConnection', 'getAll'],
+	])('%s %s: a date alone in To takes in that whole day, in the workflow time zone', async (resource, operation) => {
+		ctx.sb.clearRequests();
+		const parameters: INodeParameters = {
+			resource,
+			operation,
+			limit: 1,
+			filters: { dateStart: DAY, dateEnd: DAY }, // "on March 1": one day, not an empty window at midnight
+		};
+		const run = await runWorkflow(
+			buildWorkflow({ ...actionWorkflow(parameters), settings: { timezone: 'Europe/Rome' } }),
+			ctx.store,
+		);
+		expect(run.error).toBeUndefined();
+		expect(apiRequests()[0].query).toMatchObject({
+			dateStart: '2021-02-28T23:00:00.000Z',
+			dateEnd: '2021-03-01T22:59:59.999Z',
+		});
+	});
+
 	test('Simplify returns one flat record per event, for WiFi, signup, campaign and geo events', async () => {
 		const { error, json: out } = await runAction(ctx, {
 			resource: 'event',

@@ -116,6 +116,12 @@ export class ItemInput {
 		return n;
 	}
 
+	/** The end of a From-To range: a date alone takes in its whole day ("To 2025-03-01" includes March 1). */
+	dateTimeEnd(value: unknown, label: string): string {
+		const text = typeof value === 'string' ? value.trim() : '';
+		return this.dateTime(isDateOnly(text) ? `${text}T23:59:59.999` : value, label);
+	}
+
 	dateTime(value: unknown, label: string): string {
 		const iso = toIsoInstant(value, this.ctx.getTimezone());
 		if (!iso) this.fail(label, notDateTimeProblem(value), 'Use a form like 2025-03-01T09:30:00Z.');

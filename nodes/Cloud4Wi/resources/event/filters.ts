@@ -25,7 +25,7 @@ export const eventFilters: INodeProperties = filtersField([
 		name: 'dateEnd',
 		type: 'dateTime',
 		default: '',
-		description: 'Only events at or before this time',
+		description: 'Only events at or before this time. A date alone includes that whole day.',
 	},
 	{
 		displayName: 'Sort By',
@@ -52,7 +52,7 @@ export function eventQuery(input: ItemInput): { query: IDataObject; kinds: strin
 	const query: IDataObject = {};
 	if (input.given(filters.dateStart, 'Filters > From'))
 		query.dateStart = input.dateTime(filters.dateStart, 'Filters > From');
-	if (input.given(filters.dateEnd, 'Filters > To')) query.dateEnd = input.dateTime(filters.dateEnd, 'Filters > To');
+	if (input.given(filters.dateEnd, 'Filters > To')) query.dateEnd = input.dateTimeEnd(filters.dateEnd, 'Filters > To');
 	input.range(query.dateStart as string, query.dateEnd as string, ['Filters > From', 'To']);
 	if (filters.sortBy) query.sortBy = input.oneOf(filters.sortBy, 'Filters > Sort By', ['businessTime', 'utcTime']);
 	if (filters.sortReverse !== undefined) query.sortReverse = input.onOff(filters.sortReverse, 'Filters > Newest First');

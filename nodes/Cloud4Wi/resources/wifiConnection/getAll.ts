@@ -48,7 +48,7 @@ export const description = updateDisplayOptions({ show: { resource: ['wifiConnec
 			name: 'dateEnd',
 			type: 'dateTime',
 			default: '',
-			description: 'Only connections at or before this time',
+			description: 'Only connections at or before this time. A date alone includes that whole day.',
 		},
 	]),
 ]);
@@ -61,7 +61,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	// The API wants a time zone on dates; ISO instants in UTC carry one.
 	if (input.given(filters.dateStart, 'Filters > From'))
 		query.dateStart = input.dateTime(filters.dateStart, 'Filters > From');
-	if (input.given(filters.dateEnd, 'Filters > To')) query.dateEnd = input.dateTime(filters.dateEnd, 'Filters > To');
+	if (input.given(filters.dateEnd, 'Filters > To')) query.dateEnd = input.dateTimeEnd(filters.dateEnd, 'Filters > To');
 	input.range(query.dateStart as string, query.dateEnd as string, ['Filters > From', 'To']);
 	if (input.given(filters.locationId, 'Filters > Location'))
 		query.locationId = input.id('locationId', 'Filters > Location', filters.locationId);
