@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep, UserError } from 'n8n-workflow';
 
-import { NETWORK_REASONS } from '../nodes/Cloud4Wi/shared/answers';
+import { NETWORK_REASONS, refusalWords } from '../nodes/Cloud4Wi/shared/answers';
 import { authenticated, loginLimited } from '../nodes/Cloud4Wi/shared/n8nLogin';
 import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
 import { answerLimit, timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';
@@ -182,12 +182,12 @@ export class Cloud4WiApi implements ICredentialType {
 			throw new UserError(`Cloud4Wi login failed: no answer from ${url} (${reason})`);
 		}
 
-		const body = (response.body ?? {}) as { token?: unknown; message?: unknown };
+		const body = (response.body ?? {}) as { token?: unknown };
 		// Any 2xx: the vendor documents 201 ("request accepted") for every endpoint.
 		if (response.statusCode < 200 || response.statusCode > 299) {
 			// A fresh error without the request: the secret travels in its body and must not surface, nor where the
 			// service quotes it back.
-			const message = typeof body.message === 'string' ? body.message : 'no reason given';
+			const message = refusalWords(response.body) ?? 'no reason given';
 			const said = maskSecrets(message, [credentials.clientSecret]);
 			if (response.statusCode === 429) loginLimited(credentials, response.headers?.['retry-after']);
 			const hint =

@@ -82,11 +82,42 @@ export async function answerOf(response: unknown): Promise<Answer> {
 	return { status: statusCode, headers, text };
 }
 
+const isHtml = (text: string) => /^\s*<(?:!doctype|html|head|body)/i.test(text);
+
 /** What a body that is not a JSON object was, in words. */
 export function notJson(text: string): string {
-	return /^\s*<(?:!doctype|html|head|body)/i.test(text)
-		? 'an HTML page instead of JSON'
-		: 'a body that is not JSON, or was cut short';
+	return isHtml(text) ? 'an HTML page instead of JSON' : 'a body that is not JSON, or was cut short';
+}
+
+/** The words in a refusal's JSON: a text, or `message` (the spec's), `error` or `errors` (gateways' shapes), or a list of them. */
+function wordsIn(value: unknown, depth: number): string | undefined {
+	if (typeof value === 'string') return value.trim() || undefined;
+	if (!value || typeof value !== 'object' || depth > 3) return undefined;
+	if (Array.isArray(value)) {
+		const each = value.map((entry) => wordsIn(entry, depth + 1)).filter((words) => words !== undefined);
+		return each.length ? each.join('; ') : undefined;
+	}
+	const body = value as IDataObject;
+	for (const key of ['message', 'error', 'errors']) {
+		const words = wordsIn(body[key], depth + 1);
+		if (words !== undefined) return words;
+	}
+	return Object.keys(body).length ? JSON.stringify(body) : undefined; // a shape of its own: shown as it came
+}
+
+/**
+ * What a refusal says, from its text or n8n's parsed body: its words in the shapes services use, else the body itself.
+ * Undefined for an empty body, `{}`, a JSON value without words, or an HTML page (a proxy's, not the service's words).
+ */
+export function refusalWords(body: unknown): string | undefined {
+	if (typeof body !== 'string') return wordsIn(body, 0);
+	const text = body.trim();
+	if (!text || isHtml(text)) return undefined;
+	try {
+		return wordsIn(JSON.parse(text), 0);
+	} catch {
+		return text;
+	}
 }
 
 /** The JSON object of a body, or undefined; a bare list comes as `{ records }` (the spec shows no body for some lists). */

@@ -9,7 +9,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { tokenOf } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Asked, Problem } from './errors';
 import type { Answer } from './answers';
-import { answerOf, jsonObject, noAnswer, notJson } from './answers';
+import { answerOf, jsonObject, noAnswer, notJson, refusalWords } from './answers';
 import { cloud4WiError } from './errors';
 import type { Outcome } from './limiter';
 import { loginRetryAfter, sendLoggingIn } from './n8nLogin';
@@ -200,12 +200,12 @@ function fail(ctx: Cloud4WiContext, run: Run, problem: Problem, asked: Asked) {
 	return cloud4WiError(ctx.getNode(), problem, asked);
 }
 
-/** A refused answer's message, or what came instead of JSON (a proxy's HTML page, say). */
+/** A refused answer's words, or what came instead of them (a proxy's HTML page, say). */
 function saidIn(status: number, text: string): string | undefined {
 	if (text.trim() === '') return undefined;
-	const body = jsonObject(text);
-	if (!body) return `Cloud4Wi answered HTTP ${status} with ${notJson(text)}`;
-	return typeof body.message === 'string' ? body.message : undefined;
+	const words = refusalWords(text);
+	if (words !== undefined) return words;
+	return jsonObject(text) ? undefined : `Cloud4Wi answered HTTP ${status} with ${notJson(text)}`;
 }
 
 function redirectTarget(location: unknown, run: Run): string {
