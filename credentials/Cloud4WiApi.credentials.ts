@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep, UserError } from 'n8n-workflow';
 
-import { NETWORK_REASONS, refusalWords } from '../nodes/Cloud4Wi/shared/answers';
+import { clipped, NETWORK_REASONS, refusalWords } from '../nodes/Cloud4Wi/shared/answers';
 import { authenticated, loginLimited } from '../nodes/Cloud4Wi/shared/n8nLogin';
 import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
 import { answerLimit, timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';
@@ -188,7 +188,7 @@ export class Cloud4WiApi implements ICredentialType {
 			// A fresh error without the request: the secret travels in its body and must not surface, nor where the
 			// service quotes it back.
 			const message = refusalWords(response.body) ?? 'no reason given';
-			const said = maskSecrets(message, [credentials.clientSecret]);
+			const said = clipped(maskSecrets(message, [credentials.clientSecret]));
 			if (response.statusCode === 429) loginLimited(credentials, response.headers?.['retry-after']);
 			const hint =
 				response.statusCode === 401

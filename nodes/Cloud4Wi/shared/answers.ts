@@ -89,6 +89,16 @@ export function notJson(text: string): string {
 	return isHtml(text) ? 'an HTML page instead of JSON' : 'a body that is not JSON, or was cut short';
 }
 
+/** Most characters of a service's words kept in an error: n8n shows the message and stores it with the execution. */
+export const MOST_SAID_CHARS = 2000;
+
+/** `words` cut to MOST_SAID_CHARS, saying how long they were (cut after masking: a secret cut in two escapes the mask). */
+export function clipped(words: string): string {
+	if (words.length <= MOST_SAID_CHARS) return words;
+	const head = words.slice(0, MOST_SAID_CHARS).replace(/[\uD800-\uDBFF]$/, ''); // not half a character
+	return `${head}… (${words.length} characters in all)`;
+}
+
 /** The words in a refusal's JSON: a text, or `message` (the spec's), `error` or `errors` (gateways' shapes), or a list of them. */
 function wordsIn(value: unknown, depth: number): string | undefined {
 	if (typeof value === 'string') return value.trim() || undefined;

@@ -9,7 +9,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { tokenOf } from '../../../credentials/Cloud4WiApi.credentials';
 import type { Asked, Problem } from './errors';
 import type { Answer } from './answers';
-import { answerOf, jsonObject, noAnswer, notJson, refusalWords } from './answers';
+import { answerOf, clipped, jsonObject, noAnswer, notJson, refusalWords } from './answers';
 import { cloud4WiError } from './errors';
 import type { Outcome } from './limiter';
 import { loginRetryAfter, sendLoggingIn } from './n8nLogin';
@@ -204,7 +204,7 @@ function fail(ctx: Cloud4WiContext, run: Run, problem: Problem, asked: Asked) {
 function saidIn(status: number, text: string): string | undefined {
 	if (text.trim() === '') return undefined;
 	const words = refusalWords(text);
-	if (words !== undefined) return words;
+	if (words !== undefined) return clipped(words);
 	return jsonObject(text) ? undefined : `Cloud4Wi answered HTTP ${status} with ${notJson(text)}`;
 }
 
