@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep, UserError } from 'n8n-workflow';
 
-import { clipped, NETWORK_REASONS, refusalWords } from '../nodes/Cloud4Wi/shared/answers';
+import { clipped, loginRefusal, NETWORK_REASONS, refusalWords } from '../nodes/Cloud4Wi/shared/answers';
 import { authenticated, loginLimited } from '../nodes/Cloud4Wi/shared/n8nLogin';
 import { maskSecrets } from '../nodes/Cloud4Wi/shared/secrets';
 import { answerLimit, timing, waitBeforeRetry } from '../nodes/Cloud4Wi/shared/timing';
@@ -196,7 +196,7 @@ export class Cloud4WiApi implements ICredentialType {
 					: isBusy(response.statusCode) || response.statusCode >= 500
 						? 'Cloud4Wi is busy or down: try again in a few minutes.'
 						: 'Check the base URL of the Cloud4Wi credential.';
-			throw new UserError(`Cloud4Wi login failed (HTTP ${response.statusCode}): ${said}. ${hint}`);
+			throw new UserError(loginRefusal(response.statusCode, said, hint));
 		}
 		const header = response.headers?.authorization ?? '';
 		const token = typeof body.token === 'string' && body.token ? body.token : header.replace(/^Bearer\s+/i, '');

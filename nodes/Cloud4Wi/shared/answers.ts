@@ -89,6 +89,16 @@ export function notJson(text: string): string {
 	return isHtml(text) ? 'an HTML page instead of JSON' : 'a body that is not JSON, or was cut short';
 }
 
+/** A refused login's message: n8n hands the node only the message of the credential's error, so it holds the status. */
+export function loginRefusal(status: number, said: string, hint: string): string {
+	return `Cloud4Wi login failed (HTTP ${status}): ${said}. ${hint}`;
+}
+
+/** The status a refused login's message holds (see `loginRefusal`). */
+export function loginStatusOf(message: string): string | undefined {
+	return /^Cloud4Wi login failed \(HTTP (\d{3})\): /.exec(message)?.[1];
+}
+
 /** Most characters of a service's words kept in an error: n8n shows the message and stores it with the execution. */
 export const MOST_SAID_CHARS = 2000;
 

@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { MOST_ANSWER_BYTES } from './answers';
+import { loginStatusOf, MOST_ANSWER_BYTES } from './answers';
 import { RATE_LIMIT_RETRIES, timing } from './timing';
 
 /** What went wrong with one request, as the user is told. */
@@ -105,7 +105,8 @@ export function cloud4WiError(node: INode, problem: Problem, asked: Asked): Node
 		problem,
 		asked,
 	);
-	const httpCode = 'status' in problem ? String(problem.status) : undefined;
+	const httpCode =
+		'status' in problem ? String(problem.status) : problem.kind === 'login' ? loginStatusOf(problem.said) : undefined;
 	const error = new NodeApiError(node, { message, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
 		message,
 		description,
