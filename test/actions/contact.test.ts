@@ -819,7 +819,7 @@ describe('contact operations', () => {
 			expect(failure(result)).toEqual({
 				name: 'NodeApiError',
 				message: 'Service Unavailable',
-				description: 'Cloud4Wi had an internal error. Try again later.',
+				description: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',
 				httpCode: '503',
 			});
 			expect(apiCalls(ctx.sb)).toEqual([`POST /v2/customers/${target.cid}/otp`]);

@@ -238,7 +238,7 @@ describe('token Revoke', () => {
 		expect(failure(result)).toEqual({
 			name: 'NodeApiError',
 			message: 'Internal Server Error',
-			description: 'Cloud4Wi had an internal error. Try again later.',
+			description: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',
 			httpCode: '500',
 		});
 		expect(apiCalls(ctx.sb)).toEqual(['POST /v1/sts/logout']);

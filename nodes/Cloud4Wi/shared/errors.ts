@@ -46,18 +46,23 @@ const STATUS_HINTS: Record<number, (asked: Asked) => string> = {
 		`Cloud4Wi kept refusing for its rate limit. A request is tried again ${RATE_LIMIT_RETRIES} times at most, waiting as Cloud4Wi's Retry-After asks, up to ${timing.retryWaitMostMs / 1000} s while it answers no other request. Try again later, or lower Max Concurrent Requests.`,
 };
 
+/** A create (POST) is sent once: after an answer that does not say it failed before any work, it may have been applied. */
+const MAYBE_APPLIED = 'The write may or may not have been applied: check in Cloud4Wi before running it again.';
+
 /** After no usable answer: what the user can do, which depends on whether the request was tried again. */
 function retryHint(asked: Asked, tryAgain: string): string {
-	if (asked.method === 'POST')
-		return 'The write may or may not have been applied: check in Cloud4Wi before running it again.';
+	if (asked.method === 'POST') return MAYBE_APPLIED;
 	return `Tried ${asked.tries} time${asked.tries > 1 ? 's' : ''}. ${tryAgain}`;
 }
+
+/** After a 5xx: a gateway's 502/504 or a 500 half way may come after a create was applied (see `mayHaveBeenServed`). */
+const serverErrorHint = (asked: Asked) =>
+	asked.method === 'POST' ? MAYBE_APPLIED : 'Cloud4Wi had an internal error. Try again later.';
 
 const MESSAGES: { [K in Problem['kind']]: (p: Extract<Problem, { kind: K }>, asked: Asked) => [string, string?] } = {
 	status: (p, asked) => [
 		p.said ?? `Cloud4Wi answered HTTP ${p.status}`,
-		STATUS_HINTS[p.status]?.(asked) ??
-			(p.status >= 500 ? 'Cloud4Wi had an internal error. Try again later.' : undefined),
+		STATUS_HINTS[p.status]?.(asked) ?? (p.status >= 500 ? serverErrorHint(asked) : undefined),
 	],
 	redirect: (p) => [
 		`Cloud4Wi answered with a redirect (HTTP ${p.status}) to ${p.to}, which was not followed`,
@@ -77,7 +82,7 @@ const MESSAGES: { [K in Problem['kind']]: (p: Extract<Problem, { kind: K }>, ask
 		`Cloud4Wi's answer was larger than ${MOST_ANSWER_BYTES / 1024 / 1024} MB and was not read to the end`,
 		asked.method === 'GET'
 			? 'Cloud4Wi pages its lists in far smaller answers: check the base URL of the credential, or narrow the request.'
-			: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',
+			: MAYBE_APPLIED,
 	],
 	notJson: (p) => [
 		`Cloud4Wi answered HTTP ${p.status} with ${p.what}`,
