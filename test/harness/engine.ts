@@ -327,7 +327,13 @@ export interface RunResult {
 export async function runWorkflow(
 	workflow: Workflow,
 	store: CredentialStore,
-	options: { mode?: WorkflowExecuteMode; startNode?: string; startData?: INodeExecutionData[][] } = {},
+	options: {
+		mode?: WorkflowExecuteMode;
+		startNode?: string;
+		startData?: INodeExecutionData[][];
+		/** Given the run's cancel, as n8n's Stop button calls it (the run then ends as cancelled). */
+		onStart?: (cancel: () => void) => void;
+	} = {},
 ): Promise<RunResult> {
 	const mode = options.mode ?? 'manual';
 	lastThrown = undefined;
@@ -356,7 +362,9 @@ export async function runWorkflow(
 		},
 	} as unknown as IRunExecutionData;
 	const execute = new WorkflowExecute(additionalDataFor(store, hooks), mode, runExecutionData);
-	await execute.processRunExecutionData(workflow);
+	const running = execute.processRunExecutionData(workflow);
+	options.onStart?.(() => running.cancel());
+	await Promise.race([running, done]);
 	const run = await done;
 	return {
 		run,
