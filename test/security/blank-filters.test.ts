@@ -5,7 +5,7 @@
  * trigger) must now fail its item naming the field, with nothing sent. The table is checked against the node's
  * description, so a new filter cannot be missed.
  */
-import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
@@ -32,7 +32,7 @@ function narrowingFilters(): Array<[string, string, string]> {
 	return rows;
 }
 
-const params = (resource: string, operation: string, filters: IDataObject): INodeParameters => ({
+const params = (resource: string, operation: string, filters: INodeParameters): INodeParameters => ({
 	resource,
 	operation,
 	contactId,
