@@ -225,17 +225,17 @@ describe('event: Get Many (organization)', () => {
 		expect(out.every((e) => (e.event as IDataObject).type === 'arriving')).toBe(true);
 	});
 
+	/** Runs the node in a workflow whose time zone is Rome's (UTC+1 in March). */
+	const inRome = (parameters: INodeParameters) =>
+		runWorkflow(buildWorkflow({ ...actionWorkflow(parameters), settings: { timezone: 'Europe/Rome' } }), ctx.store);
+
 	test('a date without an offset is read in the workflow time zone and sent as a UTC instant', async () => {
-		const parameters: INodeParameters = {
+		const run = await inRome({
 			resource: 'event',
 			operation: 'getAll',
 			returnAll: true,
 			filters: { events: ['visit'], dateStart: `${DAY}T11:00:00`, dateEnd: `${DAY}T11:01:59`, sortBy: 'utcTime' },
-		};
-		const run = await runWorkflow(
-			buildWorkflow({ ...actionWorkflow(parameters), settings: { timezone: 'Europe/Rome' } }),
-			ctx.store,
-		);
+		});
 		expect(run.error).toBeUndefined();
 		expect(apiRequests()[0].query).toMatchObject({
 			dateStart: '2021-03-01T10:00:00.000Z',
@@ -250,16 +250,8 @@ describe('event: Get Many (organization)', () => {
 		['wifiConnection', 'getAll'],
 	])('%s %s: a date alone in To takes in that whole day, in the workflow time zone', async (resource, operation) => {
 		ctx.sb.clearRequests();
-		const parameters: INodeParameters = {
-			resource,
-			operation,
-			limit: 1,
-			filters: { dateStart: DAY, dateEnd: DAY }, // "on March 1": one day, not an empty window at midnight
-		};
-		const run = await runWorkflow(
-			buildWorkflow({ ...actionWorkflow(parameters), settings: { timezone: 'Europe/Rome' } }),
-			ctx.store,
-		);
+		// "On March 1": one day, not an empty window at midnight.
+		const run = await inRome({ resource, operation, limit: 1, filters: { dateStart: DAY, dateEnd: DAY } });
 		expect(run.error).toBeUndefined();
 		expect(apiRequests()[0].query).toMatchObject({
 			dateStart: '2021-02-28T23:00:00.000Z',
