@@ -21,6 +21,13 @@ import type { PathId } from './path';
 import { pathIdProblem } from './path';
 import { credentialsOf } from './runs';
 
+/** A resource locator's value, so a plain ID string works too; any other value as it is. */
+const locatorValue = (value: unknown): unknown =>
+	value && typeof value === 'object' && '__rl' in value ? (value as { value?: unknown }).value : value;
+
+/** Said with every filter refused as empty. */
+const EMPTY_FILTER_HINT = 'Remove this filter to leave it out, or map a value into it.';
+
 /** Every check here runs before a request is built, so a bad item never reaches the service. */
 export function inputError(node: INode, field: string, problem: string, itemIndex: number, description?: string) {
 	return new NodeOperationError(node, `${field}: ${problem}`, { itemIndex, description });
@@ -39,9 +46,7 @@ export class ItemInput {
 
 	/** A parameter's raw value; resource locators give their value, so a plain ID string works too. */
 	raw(name: string, fallback?: unknown): unknown {
-		const value = this.ctx.getNodeParameter(name, this.itemIndex, fallback, { extractValue: true });
-		if (value && typeof value === 'object' && '__rl' in value) return (value as { value: unknown }).value;
-		return value;
+		return locatorValue(this.ctx.getNodeParameter(name, this.itemIndex, fallback, { extractValue: true }));
 	}
 
 	/** A text field's value, untrimmed; a list or an object is refused, since String() would send "a,b" or "[object Object]". */
@@ -183,10 +188,24 @@ export class ItemInput {
 	 * would widen the search, and a Get Many by a blank email would list every contact. */
 	given(value: unknown, label: string): boolean {
 		if (value === undefined) return false;
-		const inner = value && typeof value === 'object' && '__rl' in value ? (value as { value?: unknown }).value : value;
+		const inner = locatorValue(value);
 		const blank = typeof inner === 'string' ? !inner.trim() : inner === null || (Array.isArray(inner) && !inner.length);
-		if (blank) this.fail(label, 'is empty', 'Remove this filter to leave it out, or map a value into it.');
+		if (blank) this.fail(label, 'is empty', EMPTY_FILTER_HINT);
 		return true;
+	}
+
+	/** The entries of a list filter (see `list`); none when it was not added, and added with none (blanks only), it fails. */
+	listFilter(value: unknown, label: string, commas = false): string[] {
+		if (value === undefined) return [];
+		const entries = this.list(value, label, commas);
+		if (!entries.length) this.fail(label, 'is empty', EMPTY_FILTER_HINT);
+		return entries;
+	}
+
+	/** An Update whose fields all came out empty (mapped from data that is not there) would PUT no change and report it done. */
+	changeNeeded(changed: boolean, fields: IDataObject, hint: string): void {
+		const given = Object.keys(fields).length > 0;
+		if (!changed) this.fail(`Update Fields (${given ? 'every field given resolved to nothing' : hint})`, 'is required');
 	}
 
 	required(value: unknown, label: string): string {

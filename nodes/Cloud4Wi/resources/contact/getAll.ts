@@ -141,14 +141,11 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	]);
 	for (const name of ['segmentCids', 'locationCids']) {
 		const label = name === 'segmentCids' ? 'Filters > Segment' : 'Filters > Location';
-		if (!input.given(filters[name], label)) continue;
-		const ids = input.list(filters[name], label).map((id) => input.id(name, label, id));
-		if (!ids.length) input.given('', label); // a list of blanks is as empty
-		query[name] = ids.join(',');
+		const ids = input.listFilter(filters[name], label).map((id) => input.id(name, label, id));
+		if (ids.length) query[name] = ids.join(',');
 	}
 	// Custom opt-in names are split as lists are, but each is its own query parameter: a comma in one does no harm.
-	input.given(filters.customOptIns, 'Filters > Custom Opt-Ins Accepted');
-	for (const policy of input.list(filters.customOptIns, 'Filters > Custom Opt-Ins Accepted', true))
+	for (const policy of input.listFilter(filters.customOptIns, 'Filters > Custom Opt-Ins Accepted', true))
 		query[`customOptin.${policy}`] = true;
 	if (filters.sortReverse !== undefined && !filters.sortBy) {
 		input.required('', 'Filters > Sort By (Reverse Order needs it)');

@@ -87,14 +87,8 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 
 	// The API requires the location on every update; when none is given, keep the current one.
 	const typedLocation = input.string('locationId', 'Location');
-	// Nothing to change (fields mapped from data that is not there resolve to nothing): a PUT would report it done.
-	if (!typedLocation && Object.keys(body).length === 2) {
-		const given = Object.keys(fields).length > 0;
-		input.required(
-			'',
-			`Update Fields (${given ? 'every field given resolved to nothing' : 'add a field to change, or a Location'})`,
-		);
-	}
+	const changed = Object.keys(body).some((key) => key !== 'organizationId' && key !== 'organziationId');
+	input.changeNeeded(changed || !!typedLocation, fields, 'add a field to change, or a Location');
 	let locationId = typedLocation ? input.id('locationId', 'Location', typedLocation) : '';
 	if (!locationId) {
 		const { body: current } = await cloud4WiApiRequest.call(this, {

@@ -16,9 +16,7 @@ export const description = updateDisplayOptions({ show: { resource: ['location']
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const max = input.limit();
-	const { tags: given } = input.collection('filters');
-	const tags = input.given(given, 'Filters > Tags') ? input.list(given, 'Filters > Tags') : [];
-	if (given !== undefined && !tags.length) input.given('', 'Filters > Tags'); // a list of blanks is as empty
+	const tags = input.listFilter(input.collection('filters').tags, 'Filters > Tags');
 	return await fetchRecords.call(
 		this,
 		{

@@ -53,14 +53,7 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	const fields = input.collection('updateFields');
 	const body: IDataObject = {};
 	putOptional(input, fields, body, 'Update Fields > ');
-	// Fields mapped from data that is not there (or left out by an AI agent) resolve to nothing: a PUT of {} changes nothing.
-	if (Object.keys(body).length === 0) {
-		const given = Object.keys(fields).length > 0;
-		input.required(
-			'',
-			`Update Fields (${given ? 'every field given resolved to nothing' : 'add at least one field to change'})`,
-		);
-	}
+	input.changeNeeded(Object.keys(body).length > 0, fields, 'add at least one field to change');
 
 	const { body: answer } = await cloud4WiApiRequest.call(this, {
 		method: 'PUT',
