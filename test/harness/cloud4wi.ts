@@ -5,7 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { createSandbox } from '../sandbox';
 import type { Sandbox, SandboxOptions } from '../sandbox';
 import type { RunResult, WorkflowJson } from './engine';
-import { buildWorkflow, CredentialStore, lastThrownError, runWorkflow } from './engine';
+import { buildWorkflow, CredentialStore, lastThrownError, runAsTool, runWorkflow } from './engine';
 
 export const CREDENTIAL_ID = 'cred-1';
 
@@ -23,6 +23,8 @@ export const LOCATION_REQUIRED = {
 	welcomePortalId: 'wp-default',
 };
 export const ACTION_TYPE = 'n8n-nodes-cloud4wi.cloud4Wi';
+/** The action node's tool variant, the type n8n gives it under an AI Agent or an MCP Server Trigger. */
+export const TOOL_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTool';
 export const TRIGGER_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTrigger';
 
 export interface TestContext {
@@ -117,6 +119,23 @@ export async function runAction(
 	const result = await runWorkflow(buildWorkflow(actionWorkflow(parameters, items, extra)), ctx.store);
 	const output = result.output('Cloud4Wi');
 	return { ...result, items: output, json: output.map((i) => i.json) };
+}
+
+/** The tool node's name in `callTool`'s workflow. */
+export const TOOL = 'Cloud4Wi Tool';
+
+/** `$fromAI(key)` in a parameter: the model fills it in when it calls the tool. */
+export const fromAI = (key: string, type = 'string') => `={{ $fromAI('${key}', 'the ${key}', '${type}') }}`;
+
+/** One call of the action node's tool variant by an AI agent, with the model's arguments: the answer it gets, parsed. */
+export async function callTool(
+	ctx: TestContext,
+	parameters: INodeParameters,
+	args: IDataObject = {},
+	extra: Partial<INode> = {},
+): Promise<unknown> {
+	const workflow = buildWorkflow({ nodes: [node(TOOL, TOOL_TYPE, parameters, extra)], connections: {} });
+	return JSON.parse(await runAsTool(workflow, ctx.store, TOOL, args));
 }
 
 /** Requests the sandbox received, without logins, as `METHOD path`. */

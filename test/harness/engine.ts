@@ -96,13 +96,33 @@ const noOpNode: INodeType = {
 	},
 };
 
+/**
+ * A node's tool variant as n8n 2.x makes it for a node `usableAsTool` (n8n's `convertNodeToAiTool`): the same node
+ * under the type name + "Tool", with no main input and an AI tool output, so '@tool' display options show.
+ */
+function toolVariant(type: INodeType): INodeType {
+	const { usableAsTool: _, ...description } = type.description;
+	return Object.create(type, {
+		description: {
+			value: {
+				...description,
+				name: `${description.name}Tool`,
+				displayName: `${description.displayName} Tool`,
+				inputs: [],
+				outputs: [NodeConnectionTypes.AiTool],
+			},
+		},
+	}) as INodeType;
+}
+
 const nodeTypeMap: Record<string, INodeType> = {
 	'test.startItems': startNode,
 	'test.noOp': noOpNode,
 	...Object.fromEntries(
-		PACKAGE.n8n.nodes.map((file) => {
+		PACKAGE.n8n.nodes.flatMap((file) => {
 			const type = loadClass<INodeType>(file);
-			return [`${PACKAGE.name}.${type.description.name}`, type];
+			const name = `${PACKAGE.name}.${type.description.name}`;
+			return type.description.usableAsTool ? [[name, type], [`${name}Tool`, toolVariant(type)]] : [[name, type]];
 		}),
 	),
 };
@@ -435,6 +455,29 @@ export async function runAsTool(
 		runExecutionData,
 	);
 	return await invoke(toolArgs);
+}
+
+/** n8n-core's own wrapping of a node as a tool (not in n8n-core's index): what the model is given to call. */
+const { createNodeAsTool } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- outside n8n-core's index (see above)
+	require('n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool') as {
+		createNodeAsTool: (options: { node: INode; nodeType: INodeType; handleToolInvocation: () => Promise<string> }) => {
+			response: { name: string; description: string; schema: { shape: Record<string, unknown> } };
+		};
+	};
+
+/** What an AI Agent tells its model about a tool node: its name, its description and its arguments (from `$fromAI`). */
+export function toolAsTheModelSeesIt(
+	workflow: Workflow,
+	toolName: string,
+): { name: string; description: string; arguments: string[] } {
+	const node = workflow.getNode(toolName)!;
+	const { response } = createNodeAsTool({
+		node,
+		nodeType: nodeTypes.getByName(node.type) as INodeType,
+		handleToolInvocation: async () => '',
+	});
+	return { name: response.name, description: response.description, arguments: Object.keys(response.schema.shape) };
 }
 
 /**

@@ -20,3 +20,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [{ contactId, accessCode: body.otp ?? null, status: body.status ?? null, generated: body.generated ?? null }];
 }
+
+export const toolDescription =
+	'Creates a one-time access code (OTP) for one Cloud4Wi contact, for example to let a guest sign in to the WiFi. Needs the contact ID (cid), as returned by the contact tools. Returns contactId and accessCode. This is a write: it is sent once and never retried, so if it fails without a clear answer, check before calling it again.';

@@ -21,3 +21,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	// A delete whose answer was lost is tried again; its retry then finds the record gone.
 	return [{ contactId, deleted: true, status: body.status ?? null, ...(alreadyDeleted ? { alreadyDeleted } : {}) }];
 }
+
+export const toolDescription =
+	'Deletes one Cloud4Wi contact (a WiFi guest) and their profile for good: this cannot be undone. Needs the contact ID (cid), as returned by the contact tools. Returns contactId and deleted: true (alreadyDeleted: true when the contact was already gone). Only call it when the user clearly asked to delete this contact.';

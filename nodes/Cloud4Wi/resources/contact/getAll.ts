@@ -171,3 +171,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	);
 	return shape(contacts, simplify, simplifyContact);
 }
+
+export const toolDescription =
+	'Finds Cloud4Wi contacts (WiFi guests) of the organization. Filters, when offered: email, phone number (E.164, e.g. +393331234567), username, external ID, signup method, marketing opt-in, created or modified after/before (ISO 8601, e.g. 2025-03-01T00:00:00Z), segment and location IDs. Returns { records, hasMore, note }: a few contacts (id, name, email, phone, country, opt-ins as true/false, segments); when hasMore is true, more contacts match: narrow the filters rather than asking for more.';

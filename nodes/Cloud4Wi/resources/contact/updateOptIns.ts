@@ -117,3 +117,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	}
 	return [{ contactId, allUpdated, notUpdated, optIns: body }];
 }
+
+export const toolDescription =
+	'Sets the consent choices (opt-ins) of one Cloud4Wi contact: marketing communications, privacy policy, terms of use, age verification or a custom opt-in by its title, each accepted true or false. Needs the contact ID (cid). Setting the same choice twice is harmless. Returns contactId, allUpdated, notUpdated (the opt-ins Cloud4Wi did not apply) and the new values.';

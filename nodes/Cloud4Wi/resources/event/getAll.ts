@@ -45,3 +45,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	}
 	return shape(events, simplify, simplifyEvent);
 }
+
+export const toolDescription =
+	'Lists events of the Cloud4Wi organization: signups, visits, logins, promo clicks, survey answers, emails and SMS sent, opened or clicked. Filters, when offered: event kinds, from and to (ISO 8601, e.g. 2025-03-01T00:00:00Z; a date alone means that whole day). Returns { records, hasMore, note }: a few events (id, type, contactId, time, location); when hasMore is true, more match: narrow the time range or kinds.';

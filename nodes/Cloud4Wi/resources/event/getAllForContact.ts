@@ -55,3 +55,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	}
 	return shape(kept, simplify, simplifyEvent);
 }
+
+export const toolDescription =
+	'Lists the events of one Cloud4Wi contact: signups, visits, logins, campaign emails and SMS. Needs the contact ID (cid); filters, when offered: event kinds, from and to (ISO 8601). Returns { records, hasMore, note }: a few events (id, type, time, location); when hasMore is true, more match: narrow the time range or kinds.';

@@ -130,3 +130,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Creates a Cloud4Wi hotspot (WiFi access point) at a location. Needs the name, the location ID, the router type, latitude and longitude, usually the MAC address, and an address with the country as an ISO 3166-1 alpha-2 code (e.g. IT) unless it takes the location address. Returns the new hotspot with its id. This is a write: it is sent once and never retried, so if it fails without a clear answer, check with the hotspot tools before calling it again.';

@@ -21,3 +21,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	// A delete whose answer was lost is tried again; its retry then finds the record gone.
 	return [{ hotspotId, deleted: true, status: body.status ?? null, ...(alreadyDeleted ? { alreadyDeleted } : {}) }];
 }
+
+export const toolDescription =
+	'Deletes one Cloud4Wi hotspot (WiFi access point): this cannot be undone. Needs the hotspot ID. Returns hotspotId and deleted: true (alreadyDeleted: true when it was already gone). Only call it when the user clearly asked to delete this hotspot.';

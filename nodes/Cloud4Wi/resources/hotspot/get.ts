@@ -20,3 +20,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [(body.hotspot as IDataObject | undefined) ?? body];
 }
+
+export const toolDescription =
+	'Gets one Cloud4Wi hotspot (WiFi access point): name, location, router type, MAC address, coordinates and address. Needs the hotspot ID; to find one by name or MAC address, use the tool that gets many hotspots.';

@@ -89,3 +89,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists the Cloud4Wi hotspots (WiFi access points) of the organization. Filters, when offered: name, MAC address, hotspot identifier, location ID, created after/before (ISO 8601). Returns { records, hasMore, note }: a few hotspots; when hasMore is true, more match: narrow the filters.';

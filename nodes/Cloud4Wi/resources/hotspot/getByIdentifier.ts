@@ -26,3 +26,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [(body.hotspot as IDataObject | undefined) ?? body];
 }
+
+export const toolDescription =
+	'Gets one Cloud4Wi hotspot (WiFi access point) by the identifier set for it in the Cloud4Wi dashboard (not its ID). Returns the hotspot: id, name, location, router type, MAC address and address.';

@@ -112,3 +112,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Changes one Cloud4Wi hotspot (WiFi access point): name, description, location, enabled, coordinates or address (country as an ISO 3166-1 alpha-2 code, e.g. IT). Needs the hotspot ID; fields not given keep their value. Sending the same change twice is harmless. Returns the updated hotspot.';

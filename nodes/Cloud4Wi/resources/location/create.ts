@@ -97,3 +97,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Creates a Cloud4Wi location (a venue). Needs the name, time zone (Area/City, e.g. Europe/Rome), country (ISO 3166-1 alpha-2, e.g. IT), address, city, state, ZIP code, and the IDs of its login profile, location profile and welcome portal. Returns the new location with its id. This is a write: it is sent once and never retried, so if it fails without a clear answer, check with the location tools before calling it again.';

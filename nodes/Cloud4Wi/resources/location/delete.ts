@@ -23,3 +23,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	// A delete whose answer was lost is tried again; its retry then finds the record gone.
 	return [{ locationId, deleted: true, status: body.status ?? null, ...(alreadyDeleted ? { alreadyDeleted } : {}) }];
 }
+
+export const toolDescription =
+	'Deletes one Cloud4Wi location (a venue): this cannot be undone. Needs the location ID. Returns locationId and deleted: true (alreadyDeleted: true when it was already gone). Only call it when the user clearly asked to delete this location.';

@@ -20,3 +20,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [(body.location as IDataObject | undefined) ?? body];
 }
+
+export const toolDescription =
+	'Gets one Cloud4Wi location (a venue): name, address, country, time zone, category, tags and profile IDs. Needs the location ID; to find one by name, use the tool that gets many locations.';

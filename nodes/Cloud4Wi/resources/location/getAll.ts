@@ -32,3 +32,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists the Cloud4Wi locations (venues) of the organization, with id, name, address, country and time zone. Filter, when offered: tags. Returns { records, hasMore, note }: a few locations; when hasMore is true, more match: narrow the filters.';

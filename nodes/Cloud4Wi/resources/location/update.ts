@@ -65,3 +65,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Changes one Cloud4Wi location (a venue): name, description, address, city, state, ZIP code, country (ISO 3166-1 alpha-2, e.g. IT), time zone (Area/City, e.g. Europe/Rome), category, tags or external ID. Needs the location ID; fields not given keep their value. Sending the same change twice is harmless. Returns the updated location.';

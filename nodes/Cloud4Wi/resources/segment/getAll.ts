@@ -28,3 +28,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists the audience segments of the Cloud4Wi organization: id, name, description, audience size and last run. Use a segment id to filter contacts by segment. Returns { records, hasMore, note }: a few segments; when hasMore is true, there are more.';

@@ -16,3 +16,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	await forgetToken(this); // later requests of this run log in instead of sending the dead token
 	return [{ revoked: true }];
 }
+
+export const toolDescription =
+	'Signs the Cloud4Wi credential out: revokes the API token it holds; the next call signs in again. Takes no input. Returns revoked: true. Rarely needed by an agent.';

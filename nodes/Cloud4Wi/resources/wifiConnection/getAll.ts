@@ -85,3 +85,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists WiFi sessions of the Cloud4Wi organization, with contact, hotspot, location, start and end time (ISO 8601), duration and traffic. Filters, when offered: from and to (ISO 8601; a date alone means that whole day), location ID, hotspot ID. Returns { records, hasMore, note }: a few sessions; when hasMore is true, more match: narrow the time range.';
