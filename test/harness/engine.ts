@@ -122,7 +122,12 @@ const nodeTypeMap: Record<string, INodeType> = {
 		PACKAGE.n8n.nodes.flatMap((file) => {
 			const type = loadClass<INodeType>(file);
 			const name = `${PACKAGE.name}.${type.description.name}`;
-			return type.description.usableAsTool ? [[name, type], [`${name}Tool`, toolVariant(type)]] : [[name, type]];
+			return type.description.usableAsTool
+				? [
+						[name, type],
+						[`${name}Tool`, toolVariant(type)],
+					]
+				: [[name, type]];
 		}),
 	),
 };

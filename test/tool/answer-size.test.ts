@@ -44,7 +44,9 @@ test('a Get Many that finds all there is: hasMore false and no note', async () =
 		{ ...contacts, filters: { email: fromAI('email') } },
 		{ email: target.email },
 	)) as ListAnswer[];
-	expect(answer).toEqual([{ records: [expect.objectContaining({ id: target.cid, email: target.email })], hasMore: false }]);
+	expect(answer).toEqual([
+		{ records: [expect.objectContaining({ id: target.cid, email: target.email })], hasMore: false },
+	]);
 	expect(listQuery()[0].email).toBe(target.email);
 });
 
@@ -92,8 +94,6 @@ test('a single record over Max Answer Length is left out, and the answer says so
 
 test('a Max Answer Length out of range is refused by name, and nothing is sent', async () => {
 	const answer = await callTool(ctx, { ...contacts, maxAnswerLength: 10 });
-	expect(answer).toEqual([
-		{ error: 'Max Answer Length: must be a whole number of characters from 1000, got "10"' },
-	]);
+	expect(answer).toEqual([{ error: 'Max Answer Length: must be a whole number of characters from 1000, got "10"' }]);
 	expect(ctx.sb.requests).toEqual([]);
 });

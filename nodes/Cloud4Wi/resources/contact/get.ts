@@ -26,4 +26,4 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 }
 
 export const toolDescription =
-	'Gets the profile of one Cloud4Wi contact (a WiFi guest): name, email, phone (E.164, e.g. +393331234567), country (ISO 3166-1 alpha-2, e.g. IT), signup method and location, created and last login times (ISO 8601), opt-ins (privacy, termsOfUse, marketing, custom ones) and segments. Needs the contact ID (cid); to find a contact by email or phone, use the tool that gets many contacts with a filter.';
+	'Gets one Cloud4Wi contact (a WiFi guest) by the contact ID (cid); to find a contact by email or phone, use the tool that gets many contacts with a filter. Returns the profile: name, email, phone (E.164, e.g. +393331234567), country (ISO 3166-1 alpha-2, e.g. IT), signup method and location, created and last login times (ISO 8601), opt-ins (privacy, termsOfUse, marketing, custom ones) and segments.';

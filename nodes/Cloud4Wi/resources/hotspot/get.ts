@@ -22,4 +22,4 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 }
 
 export const toolDescription =
-	'Gets one Cloud4Wi hotspot (WiFi access point): name, location, router type, MAC address, coordinates and address. Needs the hotspot ID; to find one by name or MAC address, use the tool that gets many hotspots.';
+	'Gets one Cloud4Wi hotspot (WiFi access point) by its ID; to find one by name or MAC address, use the tool that gets many hotspots. Returns the hotspot: name, location, router type, MAC address, coordinates and address.';

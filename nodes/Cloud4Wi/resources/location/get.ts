@@ -22,4 +22,4 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 }
 
 export const toolDescription =
-	'Gets one Cloud4Wi location (a venue): name, address, country, time zone, category, tags and profile IDs. Needs the location ID; to find one by name, use the tool that gets many locations.';
+	'Gets one Cloud4Wi location (a venue) by its ID; to find one by name, use the tool that gets many locations. Returns the location: name, address, country, time zone, category, tags and profile IDs.';
