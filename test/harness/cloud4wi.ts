@@ -60,6 +60,30 @@ export async function startCloud4Wi(options: SandboxOptions = {}, credential: ID
 	return { sb, store: credentialFor(sb, credential) };
 }
 
+/**
+ * One sandbox for the tests of a file (jest hooks): started before them, closed after them, its faults and logged
+ * requests cleared before each. The context it returns reads the sandbox of the moment.
+ */
+export function sandboxPerFile(options: SandboxOptions = {}): TestContext {
+	let started: TestContext | undefined;
+	beforeAll(async () => {
+		started = await startCloud4Wi(options);
+	});
+	afterAll(async () => await started?.sb.close());
+	beforeEach(() => {
+		started!.sb.clearFaults();
+		started!.sb.clearRequests();
+	});
+	return {
+		get sb() {
+			return started!.sb;
+		},
+		get store() {
+			return started!.store;
+		},
+	};
+}
+
 export function node(name: string, type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
 	return {
 		id: name,

@@ -101,7 +101,7 @@ const noOpNode: INodeType = {
  * under the type name + "Tool", with no main input and an AI tool output, so '@tool' display options show.
  */
 function toolVariant(type: INodeType): INodeType {
-	const { usableAsTool: _, ...description } = type.description;
+	const description = { ...type.description, usableAsTool: undefined };
 	return Object.create(type, {
 		description: {
 			value: {

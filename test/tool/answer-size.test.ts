@@ -3,8 +3,7 @@
  * match; any answer over the tool's Max Answer Length keeps the records that fit and says so. Each is a field of
  * the tool the user can change. Against the sandbox: the requests sent and the answer the model gets.
  */
-import type { TestContext } from '../harness/cloud4wi';
-import { apiCalls, callTool, fromAI, startCloud4Wi } from '../harness/cloud4wi';
+import { apiCalls, callTool, fromAI, sandboxPerFile } from '../harness/cloud4wi';
 
 interface ListAnswer {
 	records: Array<Record<string, unknown>>;
@@ -12,12 +11,7 @@ interface ListAnswer {
 	note?: string;
 }
 
-let ctx: TestContext;
-beforeAll(async () => {
-	ctx = await startCloud4Wi({ contacts: 1000 });
-});
-afterAll(async () => await ctx.sb.close());
-beforeEach(() => ctx.sb.clearRequests());
+const ctx = sandboxPerFile({ contacts: 1000 });
 
 const contacts = { resource: 'contact', operation: 'getAll' };
 const listQuery = () => ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => r.query);

@@ -3,18 +3,9 @@
  * under Continue On Fail (`error`, `description` with the hint, `httpCode`), so the agent reads it and goes on.
  * A 429 is waited out as in the action node; the secret and the token never reach the model.
  */
-import type { TestContext } from '../harness/cloud4wi';
-import { apiCalls, callTool, CREDENTIAL_ID, fromAI, startCloud4Wi } from '../harness/cloud4wi';
+import { apiCalls, callTool, CREDENTIAL_ID, fromAI, sandboxPerFile } from '../harness/cloud4wi';
 
-let ctx: TestContext;
-beforeAll(async () => {
-	ctx = await startCloud4Wi({ contacts: 30 });
-});
-afterAll(async () => await ctx.sb.close());
-beforeEach(() => {
-	ctx.sb.clearFaults();
-	ctx.sb.clearRequests();
-});
+const ctx = sandboxPerFile({ contacts: 30 });
 
 const getContact = { resource: 'contact', operation: 'get', contactId: fromAI('contactId') };
 

@@ -2,12 +2,11 @@
  * The sixth example, examples/6-guest-concierge.json: its Cloud4Wi tools, as the AI Agent gets them (name,
  * description, arguments), each called as the agent calls it, against the sandbox.
  */
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { TestContext } from '../harness/cloud4wi';
-import { apiCalls, CREDENTIAL_ID, startCloud4Wi, TOOL_TYPE } from '../harness/cloud4wi';
+import { apiCalls, CREDENTIAL_ID, sandboxPerFile, TOOL_TYPE } from '../harness/cloud4wi';
 import { buildWorkflow, runAsTool, toolAsTheModelSeesIt } from '../harness/engine';
 
 const example = JSON.parse(readFileSync(join(__dirname, '../../examples/6-guest-concierge.json'), 'utf8')) as {
@@ -19,12 +18,7 @@ const tools = example.nodes
 	.map((n) => ({ ...n, credentials: { cloud4WiApi: { id: CREDENTIAL_ID, name: 'Cloud4Wi account' } } }));
 const workflow = () => buildWorkflow({ nodes: structuredClone(tools), connections: {} });
 
-let ctx: TestContext;
-beforeAll(async () => {
-	ctx = await startCloud4Wi({ contacts: 30 });
-});
-afterAll(async () => await ctx.sb.close());
-beforeEach(() => ctx.sb.clearRequests());
+const ctx = sandboxPerFile({ contacts: 30 });
 
 test("three Cloud4Wi tools, each connected to the agent, each with its operation's description and its arguments", () => {
 	expect(tools.map((n) => n.name)).toEqual(['Find guest by email', 'Get guest', 'Set marketing consent']);
@@ -46,7 +40,7 @@ test("three Cloud4Wi tools, each connected to the agent, each with its operation
 
 test("the agent's errand: find a guest by email, withdraw her marketing consent, read her back", async () => {
 	const guest = ctx.sb.data.contacts.find((c) => c.email !== null)!;
-	const call = async (name: string, args: Record<string, unknown>) =>
+	const call = async (name: string, args: IDataObject) =>
 		JSON.parse(await runAsTool(workflow(), ctx.store, name, args)) as Array<Record<string, unknown>>;
 
 	const [found] = await call('Find guest by email', { email: guest.email });

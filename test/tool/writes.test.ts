@@ -2,19 +2,10 @@
  * Writes from a model are safe: an update (PUT) may go again after a 5xx, since sending it twice changes nothing more;
  * a create (POST) is never sent twice, and the model is told it may have been applied.
  */
-import type { TestContext } from '../harness/cloud4wi';
-import { apiCalls, callTool, fromAI, LOCATION_REQUIRED, startCloud4Wi } from '../harness/cloud4wi';
+import { apiCalls, callTool, fromAI, LOCATION_REQUIRED, sandboxPerFile } from '../harness/cloud4wi';
 import { atScale } from '../harness/engine';
 
-let ctx: TestContext;
-beforeAll(async () => {
-	ctx = await startCloud4Wi({ contacts: 30 });
-});
-afterAll(async () => await ctx.sb.close());
-beforeEach(() => {
-	ctx.sb.clearFaults();
-	ctx.sb.clearRequests();
-});
+const ctx = sandboxPerFile({ contacts: 30 });
 
 test('a create answered 503: sent once, and the model is told it may have been applied', async () => {
 	ctx.sb.addFault({ method: 'POST', path: '/locations', status: 503, body: { message: 'Upstream timed out' } });
