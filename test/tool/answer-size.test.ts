@@ -51,6 +51,12 @@ test("the tool's Limit and Simplify, changed by the user: that many full records
 	expect(listQuery()[0].size).toBe('4');
 });
 
+test('Return All off as mapped text ("false"): the Limit holds, and hasMore is told', async () => {
+	const [{ records, hasMore }] = (await callTool(ctx, { ...contacts, returnAll: '={{ "false" }}' })) as ListAnswer[];
+	expect(records).toHaveLength(10);
+	expect(hasMore).toBe(true);
+});
+
 test('Return All in the tool: every record, hasMore false (segments: a short list)', async () => {
 	const answer = (await callTool(ctx, { resource: 'segment', operation: 'getAll', returnAll: true })) as ListAnswer[];
 	expect(answer).toEqual([{ records: ctx.sb.data.segments, hasMore: false }]);

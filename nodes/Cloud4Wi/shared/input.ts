@@ -113,7 +113,7 @@ export class ItemInput {
 		if (this.boolean('returnAll', 'Return All')) return undefined;
 		const limit = this.size(this.raw('limit', 50), 'Limit');
 		// A tool reads one more, to tell the model whether more match (answerForModel).
-		return runsAsTool(this.ctx) ? Math.min(limit + 1, MAX_PAGE_SIZE) : limit;
+		return runsAsTool(this.ctx) ? limit + 1 : limit;
 	}
 
 	size(value: unknown, label: string): number {

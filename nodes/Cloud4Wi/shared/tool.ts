@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from './descriptions';
-import { numberOf } from './formats';
+import { numberOf, onOffOf } from './formats';
 import { inputError } from './input';
 
 /** Get Many's Limit as a tool: a few records a call, so the model narrows its filters rather than reads on. */
@@ -104,8 +104,8 @@ function fitting(records: IDataObject[], room: number): number {
 export function answerForModel(ctx: IExecuteFunctions, items: INodeExecutionData[], length: number) {
 	const records = items.map((item) => item.json);
 	const listed = ctx.getNodeParameter('returnAll', 0, null) !== null; // a Get Many's field, absent elsewhere
-	const limit =
-		listed && ctx.getNodeParameter('returnAll', 0) === false ? numberOf(ctx.getNodeParameter('limit', 0)) : Infinity;
+	const limited = listed && onOffOf(ctx.getNodeParameter('returnAll', 0)) === false;
+	const limit = limited ? numberOf(ctx.getNodeParameter('limit', 0)) : Infinity;
 	const given = records.slice(0, limit); // a tool's Get Many reads one more than its Limit (ItemInput.limit)
 	const fit = fitting(given, length - ENVELOPE_CHARS);
 	if (!listed && fit === given.length) return items;
