@@ -162,6 +162,36 @@ export async function callTool(
 	return JSON.parse(await runAsTool(workflow, ctx.store, TOOL, args));
 }
 
+/**
+ * A run of n8n 2.x's AI Agent (a stand-in with a scripted model, test.agent) given the Cloud4Wi tools `tools`
+ * (node name: parameters), calling each of `calls` once: what the model reads of each answer, and the run.
+ */
+export async function agentRun(
+	ctx: TestContext,
+	tools: Record<string, INodeParameters>,
+	calls: Array<{ tool: string; args: IDataObject }>,
+): Promise<RunResult & { read: Array<{ tool: string; read: unknown }> }> {
+	const workflow: WorkflowJson = {
+		settings: { executionOrder: 'v1' }, // as n8n 2.x saves every new workflow
+		nodes: [
+			node('Start', 'test.startItems', { items: '[{"chatInput":"hello"}]' }),
+			node('AI Agent', 'test.agent', { calls: JSON.stringify(calls) }),
+			...Object.entries(tools).map(([name, parameters]) => node(name, TOOL_TYPE, parameters)),
+		],
+		connections: {
+			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			...Object.fromEntries(
+				Object.keys(tools).map((name) => [name, { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] }]),
+			),
+		},
+	};
+	const result = await runWorkflow(buildWorkflow(workflow), ctx.store);
+	const read = result
+		.output('AI Agent')
+		.map(({ json }) => ({ tool: json.tool as string, read: JSON.parse(json.read as string) }));
+	return { ...result, read };
+}
+
 /** Requests the sandbox received, without logins, as `METHOD path`. */
 export function apiCalls(sb: Sandbox): string[] {
 	return sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login')).map((r) => `${r.method} ${r.path}`);

@@ -17,7 +17,10 @@ import {
 	WorkflowExecute,
 } from 'n8n-core';
 import type {
+	EngineRequest,
+	EngineResponse,
 	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
 	ICredentials,
 	ICredentialType,
 	IDataObject,
@@ -115,9 +118,50 @@ function toolVariant(type: INodeType): INodeType {
 	}) as INodeType;
 }
 
+/**
+ * A stand-in for n8n 2.x's AI Agent (Tools Agent V3) with a scripted model: it asks the engine to run the tool calls
+ * in its `calls` parameter (an engine request), then outputs what its model would read of each answer, as the
+ * agent builds it (the tool's output items' json, else its error's message).
+ */
+const agentNode: INodeType = {
+	description: {
+		displayName: 'Test Agent',
+		name: 'agent',
+		group: ['transform'],
+		version: 1,
+		description: 'Calls its tools once each, as a model would',
+		defaults: { name: 'AI Agent' },
+		inputs: ['main', 'ai_tool'],
+		outputs: ['main'],
+		properties: [{ displayName: 'Calls', name: 'calls', type: 'json', default: '[]' }],
+	},
+	async execute(this: IExecuteFunctions, response?: EngineResponse) {
+		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as Array<{ tool: string; args: IDataObject }>;
+		if (!response?.actionResponses?.length) {
+			const actions = calls.map(({ tool, args }, i) => ({
+				actionType: 'ExecutionNodeAction' as const,
+				nodeName: tool,
+				input: args,
+				type: NodeConnectionTypes.AiTool,
+				id: `call-${i}`,
+				metadata: { itemIndex: 0 },
+			}));
+			return { actions, metadata: {} } satisfies EngineRequest;
+		}
+		return [
+			response.actionResponses.map(({ action, data }) => {
+				const items = data.data?.ai_tool?.[0]?.map((item) => item.json);
+				const read = items?.length ? items : { error: data.error?.message ?? 'Unknown error' };
+				return { json: { tool: action.nodeName, read: JSON.stringify(read) } };
+			}),
+		];
+	},
+} as INodeType;
+
 const nodeTypeMap: Record<string, INodeType> = {
 	'test.startItems': startNode,
 	'test.noOp': noOpNode,
+	'test.agent': agentNode,
 	...Object.fromEntries(
 		PACKAGE.n8n.nodes.flatMap((file) => {
 			const type = loadClass<INodeType>(file);

@@ -1,13 +1,17 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { contactIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['createAccessCode'] } }, [
-	contactIdField,
-]);
+export const option = {
+	name: 'Create Access Code',
+	value: 'createAccessCode',
+	action: 'Create an access code for a contact',
+	description: 'Create a one-time access code (OTP) for a contact',
+};
+
+export const fields: INodeProperties[] = [contactIdField];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');

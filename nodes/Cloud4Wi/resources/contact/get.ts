@@ -1,15 +1,18 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { contactIdField, simplifyField } from '../../shared/descriptions';
 import { contactProfileOf, simplifyContact } from '../../shared/simplify';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [
-	contactIdField,
-	simplifyField,
-]);
+export const option = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a contact',
+	description: 'Get the profile of a contact',
+};
+
+export const fields: INodeProperties[] = [contactIdField, simplifyField];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');

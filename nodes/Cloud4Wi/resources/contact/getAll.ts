@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CONTACT_SORT_FIELDS, CONTACT_SORT_OPTIONS } from '../../shared/constants';
 import { filtersField, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
@@ -31,7 +30,14 @@ const dates: Array<[string, string]> = [
 	['modifiedEnd', 'Modified Before'],
 ];
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many contacts',
+	description: 'Get contacts of an organization, with filters',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	...getManyFields(),
 	filtersField([
@@ -115,8 +121,6 @@ const properties: INodeProperties[] = [
 	]),
 	simplifyField,
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

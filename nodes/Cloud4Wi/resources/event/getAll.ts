@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
 import { kindFilter } from '../../shared/events';
@@ -9,12 +8,14 @@ import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { eventFilters, eventQuery } from './filters';
 
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['getAll'] } }, [
-	organizationIdField,
-	...getManyFields(),
-	eventFilters,
-	simplifyField,
-]);
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many events',
+	description: 'Get visits, signups, logins and campaign events of an organization',
+};
+
+export const fields: INodeProperties[] = [organizationIdField, ...getManyFields(), eventFilters, simplifyField];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

@@ -1,12 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { locationLocator, organizationIdField } from '../../shared/descriptions';
 import { cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { ADDRESS_FIELDS, addressFields, putAddress } from './address';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a hotspot',
+	description: 'Add an access point to a location',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
 	locationLocator(true, 'The location (venue) the hotspot belongs to'),
@@ -83,8 +89,6 @@ const EXTRA_FIELDS = [
 	['hotspotIdentifier', 'Hotspot Identifier'],
 	['ssid', 'SSID'],
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
@@ -16,7 +15,14 @@ const REQUIRED: Array<[string, string, string]> = [
 	['welcomePortalId', 'Welcome Portal ID', 'ID of the welcome portal (captive portal) shown to guests'],
 ];
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a location',
+	description: 'Add a venue to an organization',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	...REQUIRED.map(
 		([name, displayName, description]): INodeProperties => ({
@@ -69,11 +75,6 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['location'], operation: ['create'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

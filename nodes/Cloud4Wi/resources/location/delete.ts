@@ -1,14 +1,12 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { locationLocator, organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['delete'] } }, [
-	organizationIdField,
-	locationLocator(true, 'The location to delete'),
-]);
+export const option = { name: 'Delete', value: 'delete', action: 'Delete a location', description: 'Delete a venue' };
+
+export const fields: INodeProperties[] = [organizationIdField, locationLocator(true, 'The location to delete')];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

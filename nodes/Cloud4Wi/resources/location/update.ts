@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byDisplayName, locationLocator, organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { ADDRESS, categoryField, putOptional, tagsField } from './fields';
 
-const properties: INodeProperties[] = [
+export const option = { name: 'Update', value: 'update', action: 'Update a location', description: 'Change a venue' };
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	locationLocator(true, 'The location to update'),
 	{
@@ -41,11 +42,6 @@ const properties: INodeProperties[] = [
 		]),
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['location'], operation: ['update'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();

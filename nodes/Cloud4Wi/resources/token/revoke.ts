@@ -4,8 +4,15 @@ import { forgetToken } from '../../shared/runs';
 import { cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
+export const option = {
+	name: 'Revoke',
+	value: 'revoke',
+	action: 'Revoke the current token',
+	description: 'Log out: revoke the token this credential holds. The next request logs in again.',
+};
+
 // No fields: it revokes the token the credential holds; the next request logs in again by itself.
-export const description: INodeProperties[] = [];
+export const fields: INodeProperties[] = [];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	await cloud4WiApiRequest.call(this, {
