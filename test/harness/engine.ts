@@ -151,7 +151,8 @@ const agentNode: INodeType = {
 		return [
 			response.actionResponses.map(({ action, data }) => {
 				const items = data.data?.ai_tool?.[0]?.map((item) => item.json);
-				const read = items?.length ? items : { error: data.error?.message ?? 'Unknown error' };
+				const error = { error: data.error?.message ?? 'Unknown error', errorType: data.error?.name };
+				const read = items?.length ? items : error;
 				return { json: { tool: action.nodeName, read: JSON.stringify(read) } };
 			}),
 		];
