@@ -32,7 +32,8 @@ function toolVariant(packageDir: string): NodeDescription {
 function shownFor(property: Property, values: Record<string, unknown>): boolean {
 	const { show = {}, hide = {} } = property.displayOptions ?? {};
 	for (const key of [...Object.keys(show), ...Object.keys(hide)])
-		if (!(key in values)) throw new Error(`toolDescription shown on "${key}": extend shownFor in e2e/tool-expectations.ts`);
+		if (!(key in values))
+			throw new Error(`toolDescription shown on "${key}": extend shownFor in e2e/tool-expectations.ts`);
 	return (
 		Object.entries(show).every(([key, allowed]) => allowed.includes(values[key])) &&
 		!Object.entries(hide).some(([key, hidden]) => hidden.includes(values[key]))
@@ -52,7 +53,8 @@ export function expectedToolDescription(
 	const node = toolVariant(packageDir);
 	const values = { resource, operation, '@tool': true, '@version': 1 };
 	const declared = node.properties.filter((p) => p.name === 'toolDescription' && shownFor(p, values));
-	if (declared.length > 1) throw new Error(`${declared.length} toolDescription properties for ${resource} ${operation}`);
+	if (declared.length > 1)
+		throw new Error(`${declared.length} toolDescription properties for ${resource} ${operation}`);
 	if (declared.length === 1)
 		return { text: String(declared[0].default), source: "the package's toolDescription for this operation" };
 	const operations = node.properties.find(
@@ -77,10 +79,11 @@ export function leakedSecrets(text: string, secrets: string[]): string[] {
 /**
  * The shape of the tools' answers beyond what the tests assert on both sides of issue 49's tool answers (the contact
  * found, the service's words and "not found" for a missing one, no secret). Tighten here once they are in: the
- * not-found answer carrying the status (404), the field and the node's hint ("Check the ID"), and a Get Many answer
- * saying whether more records exist.
+ * not-found answer carrying the status (404), the field and the node's hint ("Check the ID"), a Get Many answer
+ * saying whether more records exist, and whether an MCP client sees the failed call flagged `isError` (n8n 2.40.7
+ * flags only a tool that threw: an error given as the tool's answer is not flagged).
  */
-export function toolAnswerShapeProblems(answers: { found: string; missing: string }): string[] {
+export function toolAnswerShapeProblems(answers: { found: string; missing: string; mcpIsError?: boolean }): string[] {
 	const problems: string[] = [];
 	try {
 		JSON.parse(answers.found);
