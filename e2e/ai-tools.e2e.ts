@@ -12,24 +12,13 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { nodeRun, runError, runFromEditor, type Json } from './execute-output';
-import {
-	importWorkflows,
-	N8N_VERSIONS,
-	prepareN8n,
-	ROOT,
-	sandboxCredential,
-	sandboxToken,
-	startSandbox,
-	workDir,
-	type N8n,
-	type N8nLine,
-	type Sandbox,
-} from './fixtures';
+import { importWorkflows, N8N_VERSIONS, prepareN8n, sandboxCredential, sandboxToken } from './fixtures';
+import { startSandbox, workDir, type N8n, type N8nLine, type Sandbox } from './fixtures';
 import { startModelStandIn, toolAnswers, type ModelStandIn, type Script } from './model-stand-in';
-import { expectedToolDescription, expectSchema, leakedSecrets, toolAnswerShapeProblems } from './tool-expectations';
+import { expectTool, leakedSecrets, toolAnswerShapeProblems } from './tool-expectations';
 
-const AGENT = join(ROOT, 'e2e', 'workflows', 'agent.json');
-const MCP = join(ROOT, 'e2e', 'workflows', 'mcp.json');
+const AGENT = join(__dirname, 'workflows', 'agent.json');
+const MCP = join(__dirname, 'workflows', 'mcp.json');
 const MCP_ID = 'c4wE2eMcpServer1';
 const CLOUD4WI = { id: 'c4wE2eCred000001', name: 'Cloud4Wi sandbox (e2e)' }; // as the workflow files name them
 const MODEL = { id: 'c4wE2eModel00001', name: 'Model stand-in (e2e)', apiKey: 'sk-e2e-stand-in-key' };
@@ -181,7 +170,6 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 		sandbox.credentials.clientSecret,
 		...logged.map((r) => (r.authorization ?? '').replace(/^Bearer /, '')),
 	];
-	const description = (operation: string) => expectedToolDescription(n8n.packageDir, 'contact', operation);
 
 	beforeAll(async () => {
 		dir = workDir(`ai-tools-${version}`);
@@ -262,13 +250,7 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 			}
 			for (const tool of Object.values(TOOLS)) {
 				const offered = model.requests[0].body.tools!.find((t) => t.function.name === tool.name)!.function;
-				const expected = description(tool.operation);
-				expect({ tool: tool.name, description: offered.description, expectedFrom: expected.source }).toEqual({
-					tool: tool.name,
-					description: expected.text,
-					expectedFrom: expected.source,
-				});
-				expectSchema(offered.parameters, tool.schema);
+				expectTool(n8n.packageDir, { ...offered, schema: offered.parameters }, { resource: 'contact', ...tool });
 			}
 		});
 
@@ -322,13 +304,7 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 			expect(listed.map((t) => t.name).sort()).toEqual([TOOLS.find.name, TOOLS.get.name].sort());
 			for (const tool of [TOOLS.find, TOOLS.get]) {
 				const offered = listed.find((t) => t.name === tool.name)!;
-				const expected = description(tool.operation);
-				expect({ tool: tool.name, description: offered.description, expectedFrom: expected.source }).toEqual({
-					tool: tool.name,
-					description: expected.text,
-					expectedFrom: expected.source,
-				});
-				expectSchema(offered.inputSchema, tool.schema);
+				expectTool(n8n.packageDir, { ...offered, schema: offered.inputSchema }, { resource: 'contact', ...tool });
 			}
 		});
 

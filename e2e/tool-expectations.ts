@@ -65,10 +65,30 @@ export function expectedToolDescription(
 	return { text: `${action} in ${node.defaults.name}`, source: "n8n's default (the operation's action text)" };
 }
 
-/** The JSON schema of a tool whose `$fromAI()` keys are these (n8n: every key required, no others). */
-export function expectSchema(schema: unknown, properties: Record<string, { type: string; description: string }>) {
-	expect(schema).toMatchObject({ type: 'object', properties, required: Object.keys(properties) });
-	expect(Object.keys((schema as { properties: object }).properties).sort()).toEqual(Object.keys(properties).sort());
+/**
+ * A tool as a model or an MCP client is offered it: the description `expectedToolDescription` gives (the failure
+ * names which it expected) and the JSON schema of its `$fromAI()` keys (n8n: every key required, no others).
+ */
+export function expectTool(
+	packageDir: string,
+	offered: { description?: string; schema: unknown },
+	tool: {
+		name: string;
+		resource: string;
+		operation: string;
+		schema: Record<string, { type: string; description: string }>;
+	},
+) {
+	const expected = expectedToolDescription(packageDir, tool.resource, tool.operation);
+	expect({ tool: tool.name, description: offered.description, expectedFrom: expected.source }).toEqual({
+		tool: tool.name,
+		description: expected.text,
+		expectedFrom: expected.source,
+	});
+	expect(offered.schema).toMatchObject({ type: 'object', properties: tool.schema, required: Object.keys(tool.schema) });
+	expect(Object.keys((offered.schema as { properties: object }).properties).sort()).toEqual(
+		Object.keys(tool.schema).sort(),
+	);
 }
 
 /** No secret of the Cloud4Wi credential, nor a token the sandbox saw, is in `text`. */
