@@ -267,6 +267,13 @@ export interface N8n {
 	restRaw(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
 	/** Imports the sandbox credential (id, name) with an empty session token. */
 	importCredential(sandbox: Sandbox, id: string, name: string): Promise<void>;
+	/** Imports credentials in one CLI start-up: each its id, name, type and data. */
+	importCredentials(credentials: Array<{ id: string; name: string; type: string; data: object }>): Promise<void>;
+}
+
+/** The sandbox credential as n8n imports it, with an empty session token. */
+export function sandboxCredential(sandbox: Sandbox, id: string, name: string) {
+	return { id, name, type: 'cloud4WiApi', data: { baseUrl: sandbox.url, ...sandbox.credentials, sessionToken: '' } };
 }
 
 /** `npm install <tarball>` in a fresh nodes folder, as users install a community package. */
@@ -392,12 +399,13 @@ export async function prepareN8n(line: N8nLine, dir: string): Promise<N8n> {
 				throw new Error(`${method} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
 			return (answer.body as { data: T }).data;
 		},
-		async importCredential(sandbox, id, name) {
-			const file = join(dir, `credential-${id}.json`);
-			const data = { baseUrl: sandbox.url, ...sandbox.credentials, sessionToken: '' };
-			writeFileSync(file, JSON.stringify([{ id, name, type: 'cloud4WiApi', data }]));
+		importCredential: (sandbox, id, name) => n8n.importCredentials([sandboxCredential(sandbox, id, name)]),
+		async importCredentials(credentials) {
+			const file = join(dir, `credentials-${credentials.map((c) => c.id).join('-')}.json`);
+			writeFileSync(file, JSON.stringify(credentials));
 			const imported = await n8n.cli(['import:credentials', `--input=${file}`]);
-			if (imported.code !== 0 || !/Successfully imported 1 credential/.test(imported.stdout + imported.stderr)) {
+			const done = new RegExp(`Successfully imported ${credentials.length} credentials?`);
+			if (imported.code !== 0 || !done.test(imported.stdout + imported.stderr)) {
 				throw new Error(`n8n import:credentials failed:\n${imported.stdout}${imported.stderr}`);
 			}
 		},

@@ -12,6 +12,7 @@ module.exports = {
 	testEnvironment: 'node',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, '..', 'tsconfig.json'), diagnostics: false }] },
 	maxWorkers: 2,
+	testSequencer: path.join(__dirname, 'sequencer.js'),
 	testTimeout: 120_000,
 	verbose: true,
 };
