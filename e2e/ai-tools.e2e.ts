@@ -27,12 +27,6 @@ const LOGIN = '/v1/sts/login/services';
 const MISSING = '0123456789abcdef01234567';
 /** The agent's version: the newest each line has (2.40.7 has 3.1, as the file says; 1.123.81 has 3). */
 const AGENT_VERSION: Record<N8nLine, number> = { current: 3.1, previous: 3 };
-/**
- * n8n 2.x hands a failed tool's error to the model and the agent goes on; 1.123.81 ends the run with it unless the
- * tool node's On Error setting is Continue, so its tools get that setting, as its users must set it.
- */
-const TOOL_ON_ERROR: Record<N8nLine, string | undefined> = { current: undefined, previous: 'continueRegularOutput' };
-
 const contactId = { type: 'string', description: 'The ID (cid) of the contact' };
 /** The tools as the workflows define them; n8n names a tool after its node, other characters than [A-Za-z0-9_-] as _. */
 const TOOLS = {
@@ -189,10 +183,8 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 				.join(guest.email)
 				.split('__MISSING_CONTACT_ID__')
 				.join(MISSING),
-		) as { id: string; nodes: Array<{ name: string; type: string; typeVersion: number; onError?: string }> };
+		) as { id: string; nodes: Array<{ name: string; type: string; typeVersion: number }> };
 		agentWorkflow.nodes.find((n) => n.name === 'AI Agent')!.typeVersion = AGENT_VERSION[line];
-		for (const node of agentWorkflow.nodes)
-			if (node.type.endsWith('.cloud4WiTool') && TOOL_ON_ERROR[line]) node.onError = TOOL_ON_ERROR[line];
 		writeFileSync(join(workflows, 'agent.json'), JSON.stringify(agentWorkflow));
 		if (line === 'current') copyFileSync(MCP, join(workflows, 'mcp.json'));
 		await importWorkflows(n8n, workflows);
@@ -268,7 +260,7 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 			expect(found).toContain(guest.email);
 			expect(consent).toContain(guest.cid);
 			expect(missing).toContain(`Contact not found: ${MISSING}`);
-			expect(toolAnswerShapeProblems({ found, missing })).toEqual([]);
+			expect(toolAnswerShapeProblems({ found, missing, missingId: MISSING })).toEqual([]);
 		});
 
 		test('no secret of the credential and no token reached the model', () => {
@@ -313,7 +305,7 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 			expect(textOf(found)).toContain(guest.cid);
 			expect(textOf(missing)).toContain(`Contact not found: ${MISSING}`);
 			expect(
-				toolAnswerShapeProblems({ found: textOf(found), missing: textOf(missing), mcpIsError: missing.isError }),
+				toolAnswerShapeProblems({ found: textOf(found), missing: textOf(missing), missingId: MISSING }),
 			).toEqual([]);
 			expect(leakedSecrets(textOf(found) + textOf(missing), secrets([...seen, ...called]))).toEqual([]);
 		});

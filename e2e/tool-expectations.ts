@@ -8,11 +8,9 @@ interface Property {
 	name: string;
 	default?: unknown;
 	displayOptions?: { show?: Record<string, unknown[]>; hide?: Record<string, unknown[]> };
-	options?: Array<{ value?: unknown; action?: string }>;
 }
 interface NodeDescription {
 	description: string;
-	defaults: { name: string };
 	usableAsTool?: boolean | { replacements?: Partial<NodeDescription> };
 	properties: Property[];
 }
@@ -40,34 +38,18 @@ function shownFor(property: Property, values: Record<string, unknown>): boolean 
 	);
 }
 
-/**
- * The description a model sees for the tool of this resource and operation: the `toolDescription` the installed
- * package declares for it, or, when it declares none, n8n's own ("<operation's action> in Cloud4Wi", n8n-workflow's
- * makeDescription). `source` says which.
- */
-export function expectedToolDescription(
-	packageDir: string,
-	resource: string,
-	operation: string,
-): { text: string; source: string } {
+/** The description a model sees for the tool of this resource and operation: the package's `toolDescription` for it. */
+export function expectedToolDescription(packageDir: string, resource: string, operation: string): string {
 	const node = toolVariant(packageDir);
 	const values = { resource, operation, '@tool': true, '@version': 1 };
 	const declared = node.properties.filter((p) => p.name === 'toolDescription' && shownFor(p, values));
-	if (declared.length > 1)
-		throw new Error(`${declared.length} toolDescription properties for ${resource} ${operation}`);
-	if (declared.length === 1)
-		return { text: String(declared[0].default), source: "the package's toolDescription for this operation" };
-	const operations = node.properties.find(
-		(p) => p.name === 'operation' && shownFor(p, { ...values, operation: undefined }),
-	);
-	const action = operations?.options?.find((o) => o.value === operation)?.action;
-	if (!action) throw new Error(`no action text for ${resource} ${operation} in the installed node`);
-	return { text: `${action} in ${node.defaults.name}`, source: "n8n's default (the operation's action text)" };
+	if (declared.length !== 1)
+		throw new Error(`${declared.length} toolDescription properties for ${resource} ${operation}, not one`);
+	return String(declared[0].default);
 }
 
 /**
- * A tool as a model or an MCP client is offered it: the description `expectedToolDescription` gives (the failure
- * names which it expected) and the JSON schema of its `$fromAI()` keys (n8n: every key required, no others).
+ * A tool as a model or an MCP client is offered it: the package's description for it and the JSON schema of its `$fromAI()` keys (n8n: every key required, no others).
  */
 export function expectTool(
 	packageDir: string,
@@ -80,11 +62,7 @@ export function expectTool(
 	},
 ) {
 	const expected = expectedToolDescription(packageDir, tool.resource, tool.operation);
-	expect({ tool: tool.name, description: offered.description, expectedFrom: expected.source }).toEqual({
-		tool: tool.name,
-		description: expected.text,
-		expectedFrom: expected.source,
-	});
+	expect({ tool: tool.name, description: offered.description }).toEqual({ tool: tool.name, description: expected });
 	expect(offered.schema).toMatchObject({ type: 'object', properties: tool.schema, required: Object.keys(tool.schema) });
 	expect(Object.keys((offered.schema as { properties: object }).properties).sort()).toEqual(
 		Object.keys(tool.schema).sort(),
@@ -97,20 +75,31 @@ export function leakedSecrets(text: string, secrets: string[]): string[] {
 }
 
 /**
- * The shape of the tools' answers beyond what the tests assert on both sides of issue 49's tool answers (the contact
- * found, the service's words and "not found" for a missing one, no secret). Tighten here once they are in: the
- * not-found answer carrying the status (404), the field and the node's hint ("Check the ID"), a Get Many answer
- * saying whether more records exist, and whether an MCP client sees the failed call flagged `isError` (n8n 2.40.7
- * flags only a tool that threw: an error given as the tool's answer is not flagged).
+ * The tools' answers as the node gives them in tool mode: a Get Many answers one item `{ records, hasMore, note? }`;
+ * a failure answers `{ error, description, httpCode }` (the service's words, the node's hint, the status) instead of
+ * throwing, so the agent goes on in both n8n lines. n8n's MCP server flags `isError` only for a tool that threw, so
+ * an MCP client reads the failure from the answer's `error` and `httpCode`.
  */
-export function toolAnswerShapeProblems(answers: { found: string; missing: string; mcpIsError?: boolean }): string[] {
+export function toolAnswerShapeProblems(answers: { found: string; missing: string; missingId: string }): string[] {
 	const problems: string[] = [];
-	try {
-		JSON.parse(answers.found);
-	} catch {
-		problems.push(`the Get Many answer is not JSON: ${answers.found.slice(0, 200)}`);
-	}
-	if (!/404|not found/i.test(answers.missing))
-		problems.push(`the not-found answer says neither 404 nor "not found": ${answers.missing}`);
+	const parsed = (text: string, what: string): unknown => {
+		try {
+			return JSON.parse(text);
+		} catch {
+			problems.push(`${what} is not JSON: ${text.slice(0, 200)}`);
+			return undefined;
+		}
+	};
+	const found = parsed(answers.found, 'the Get Many answer') as Array<{ records?: unknown; hasMore?: unknown }>;
+	if (found && !(Array.isArray(found) && found.length === 1 && Array.isArray(found[0].records) && found[0].hasMore === false))
+		problems.push(`the Get Many answer is not one { records, hasMore: false }: ${answers.found.slice(0, 200)}`);
+	const missing = parsed(answers.missing, 'the not-found answer') as Array<Record<string, unknown>>;
+	const expected = {
+		error: `Contact not found: ${answers.missingId}`,
+		description: `Cloud4Wi has no contact "${answers.missingId}". Check the ID.`,
+		httpCode: '404',
+	};
+	if (missing && JSON.stringify(missing) !== JSON.stringify([expected]))
+		problems.push(`the not-found answer is not ${JSON.stringify([expected])}: ${answers.missing.slice(0, 300)}`);
 	return problems;
 }
