@@ -12,10 +12,11 @@ export const MAX_PAGE_SIZE = 10_000;
 /** `limit`/`offset` lists (hotspots) document no maximum; 1,000 is a page such lists commonly accept. */
 const MAX_OFFSET_PAGE_SIZE = 1_000;
 /**
- * Most records one listing reads, with or without a total. At the bench's 0.8 KB of heap per event, the smallest records
- * measured, 2 M is 1.6 GB held, plus about 1 GB of JSON when n8n saves the execution: most of the heap even a large n8n
- * has by default (V8 gives at most about 4 GB, less on smaller machines; contacts, at 2.4 KB, fill it before 2 M). So a
- * real listing that large could hardly finish in n8n anyway, and one that never ends is stopped while n8n has memory left.
+ * Most records one listing reads, with or without a total. Events, the smallest records, take under a kilobyte of heap
+ * each, so 2 M is over 1.5 GB held, plus about 1 GB of JSON when n8n saves the execution: most of the heap even a large
+ * n8n has by default (V8 gives at most about 4 GB, less on smaller machines; contacts, about three times larger, fill it
+ * before 2 M). So a real listing that large could hardly finish in n8n anyway, and one that never ends is stopped while
+ * n8n has memory left.
  */
 const MAX_LISTING_RECORDS = 2_000_000;
 /** Most pages one listing reads: its most records at 100 a page (a service that serves far smaller pages than asked). */
