@@ -148,166 +148,239 @@ export class Cloud4WiTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const startedAt = Date.now();
-		const options = { ...(this.getNodeParameter('options', {}) as IDataObject) };
-		// On/off options from an expression may be text: "false" must not read as on.
-		for (const [name, label] of [
-			['includeContact', 'Include Contact Profile'],
-			['simplify', 'Simplify'],
-		] as const) {
-			const value = onOffOf(options[name] ?? false);
-			if (value === undefined) {
-				throw new NodeOperationError(this.getNode(), `Options > ${label}: ${notOnOffProblem(options[name])}`);
-			}
-			options[name] = value;
-		}
-		// From a dropdown a list; from an expression possibly a comma-separated string.
-		const { entries: kinds, problem: kindProblem } = commaList(this.getNodeParameter('events', []));
-		if (kindProblem) throw new NodeOperationError(this.getNode(), `Events: ${kindProblem}`);
-		const { entries: locationIds, problem: locationProblem } = commaList(options.locationIds);
-		for (const problem of [locationProblem, ...locationIds.map(pathIdProblem)]) {
-			if (problem) throw new NodeOperationError(this.getNode(), `Options > Location Names or IDs: ${problem}`);
-		}
-		const locations = new Set(locationIds);
-		const filter = kindFilter(kinds);
-		// An event in the schema form has no `where`: with locations chosen it is left out, as nothing says it happened at one of them.
-		const wanted = (e: IDataObject) =>
-			filter.keep(e) &&
-			(locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
-
+		const choices = choicesOf(this);
 		const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : timing.pollBudgetMs;
 		await startRun(this, { deadline: startedAt + budget * REQUEST_SHARE });
-		const org = organizationIdOf(this.getNodeParameter('organizationId', ''), await credentialsOf(this));
-		const organizationId = org.id;
-		const problem = pathIdProblem(organizationId);
-		if (problem) {
-			throw new NodeOperationError(this.getNode(), `${org.label}: ${problem}`, {
-				description: 'Enter the organization ID here or set a default organization ID in the credential.',
-			});
-		}
-		const path = apiPath`/v1/organizations/${organizationId as PathId}/events`;
-		const scopes = 'organization_read, events_read';
-
+		const list = await eventListOf(this);
+		const { options } = choices;
 		if (this.getMode() === 'manual') {
-			// Fetch Test Event: the most recent matching event, without touching what the active trigger remembers.
-			const { body } = await cloud4WiApiRequest.call(this, {
-				method: 'GET',
-				path,
-				query: { events: filter.query, sortBy: 'utcTime', sortReverse: true, size: SAMPLE_SIZE },
-				notFound: `organization "${organizationId}"`,
-				scopes,
-			});
-			const latest = ((body.events ?? []) as IDataObject[]).find(wanted);
-			if (!latest) {
-				throw new NodeApiError(
-					this.getNode(),
-					{ message: 'No matching event found' },
-					{
-						message: 'No matching event found',
-						description: `None of the latest ${SAMPLE_SIZE} events matches the chosen kinds and locations. Trigger one (e.g. sign up on the guest WiFi) and try again.`,
-					},
-				);
-			}
-			return [await shapeEvents.call(this, [latest], options, organizationId)];
+			const latest = await latestEvent.call(this, list, choices);
+			return [await shapeEvents.call(this, [latest], options, list.organizationId)];
 		}
-
 		const staticData = this.getWorkflowStaticData('node');
-		let state = staticData.state as PollState | undefined;
-		if (!state) {
-			if (options.startFrom !== 'date') {
-				// First activation from now: remember where to start, emit nothing. Events are dated by the service's clock, so
-				// "now" is its clock when it is behind n8n's (else every event created after activation would be dated before it).
-				const clock = await serviceNow.call(this, path, scopes, organizationId, startedAt);
-				staticData.state = { since: clock < startedAt ? clock : startedAt, seen: {} } satisfies PollState;
-				return null;
-			}
-			const since = toIsoInstant(options.startDate, this.getTimezone());
-			if (!since) {
-				throw new NodeOperationError(this.getNode(), `Options > Start Date: ${notDateTimeProblem(options.startDate)}`, {
-					description: 'Use a form like 2025-03-01T09:30:00Z.',
-				});
-			}
-			state = { since: Date.parse(since), seen: {} };
-		}
+		const state = await stateOf.call(this, staticData, options, list, startedAt);
+		if (!state) return null; // first activation from now: it remembered where to start, and emits nothing
+		const read = await readNew.call(this, list, choices, state, startedAt + budget * BUDGET_SHARE);
+		const emitted = read.emitted();
+		const events = emitted.map(([, f]) => f.event);
+		const items = emitted.length ? await shapeEvents.call(this, events, options, list.organizationId) : [];
+		// Written only now, after every request succeeded: a failed poll leaves the state as it was.
+		staticData.state = read.stateAfter(emitted) satisfies PollState;
+		return items.length ? [items] : null;
+	}
+}
 
-		const readUntil = startedAt + budget * BUDGET_SHARE;
-		const seen = seenIn(state);
-		const fresh = new Map<string, { event: IDataObject; at: number }>();
-		/** Latest creation time read that a clock vouches for: everything not read yet was created no earlier, if the list is in creation order. */
-		let readUpTo = state.since;
-		/** Whether the list came in creation order, as asked (`sortBy`): a service listing newest first, say, vouches for nothing unread. */
-		let inOrder = true;
-		let lastListed = Number.NEGATIVE_INFINITY;
-		let serverNow = Number.NaN;
-		let complete = true;
-		let pagesRead = 0;
-		const pages = pagesOf.call(
-			this,
+/** The trigger's choices, checked before any request: its on/off options, and which events it wants. */
+interface Choices {
+	options: IDataObject;
+	/** The kinds the service is asked to filter, when it can filter them all. */
+	kinds?: string;
+	wanted: (event: IDataObject) => boolean;
+}
+
+function choicesOf(ctx: IPollFunctions): Choices {
+	const options = { ...(ctx.getNodeParameter('options', {}) as IDataObject) };
+	// On/off options from an expression may be text: "false" must not read as on.
+	for (const [name, label] of [
+		['includeContact', 'Include Contact Profile'],
+		['simplify', 'Simplify'],
+	] as const) {
+		const value = onOffOf(options[name] ?? false);
+		if (value === undefined) {
+			throw new NodeOperationError(ctx.getNode(), `Options > ${label}: ${notOnOffProblem(options[name])}`);
+		}
+		options[name] = value;
+	}
+	// From a dropdown a list; from an expression possibly a comma-separated string.
+	const { entries: kinds, problem: kindProblem } = commaList(ctx.getNodeParameter('events', []));
+	if (kindProblem) throw new NodeOperationError(ctx.getNode(), `Events: ${kindProblem}`);
+	const { entries: locationIds, problem: locationProblem } = commaList(options.locationIds);
+	for (const problem of [locationProblem, ...locationIds.map(pathIdProblem)]) {
+		if (problem) throw new NodeOperationError(ctx.getNode(), `Options > Location Names or IDs: ${problem}`);
+	}
+	const locations = new Set(locationIds);
+	const filter = kindFilter(kinds);
+	// An event in the schema form has no `where`: with locations chosen it is left out, as nothing says it happened at one of them.
+	const wanted = (e: IDataObject) =>
+		filter.keep(e) &&
+		(locations.size === 0 || locations.has(String(((e.where ?? {}) as IDataObject).locationId ?? '')));
+	return { options, kinds: filter.query, wanted };
+}
+
+/** The organization's event list the trigger reads. */
+interface EventList {
+	path: string;
+	organizationId: string;
+	notFound: string;
+	scopes: string;
+}
+
+async function eventListOf(ctx: IPollFunctions): Promise<EventList> {
+	const org = organizationIdOf(ctx.getNodeParameter('organizationId', ''), await credentialsOf(ctx));
+	const organizationId = org.id;
+	const problem = pathIdProblem(organizationId);
+	if (problem) {
+		throw new NodeOperationError(ctx.getNode(), `${org.label}: ${problem}`, {
+			description: 'Enter the organization ID here or set a default organization ID in the credential.',
+		});
+	}
+	const path = apiPath`/v1/organizations/${organizationId as PathId}/events`;
+	return {
+		path,
+		organizationId,
+		notFound: `organization "${organizationId}"`,
+		scopes: 'organization_read, events_read',
+	};
+}
+
+/** Fetch Test Event: the most recent matching event, without touching what the active trigger remembers. */
+async function latestEvent(this: IPollFunctions, list: EventList, choices: Choices): Promise<IDataObject> {
+	const { path, notFound, scopes } = list;
+	const { body } = await cloud4WiApiRequest.call(this, {
+		method: 'GET',
+		path,
+		query: { events: choices.kinds, sortBy: 'utcTime', sortReverse: true, size: SAMPLE_SIZE },
+		notFound,
+		scopes,
+	});
+	const latest = ((body.events ?? []) as IDataObject[]).find(choices.wanted);
+	if (!latest) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'No matching event found' },
 			{
-				method: 'GET',
-				path,
-				query: {
-					dateStart: new Date(state.since).toISOString(),
-					events: filter.query,
-					sortBy: 'utcTime',
-					sortReverse: false,
-				},
-				notFound: `organization "${organizationId}"`,
-				scopes,
+				message: 'No matching event found',
+				description: `None of the latest ${SAMPLE_SIZE} events matches the chosen kinds and locations. Trigger one (e.g. sign up on the guest WiFi) and try again.`,
 			},
-			'events',
-			{ style: 'scroll', idParam: 'scrollId', idField: 'scrollId', open: { enableScroll: true } },
-			PAGE_SIZE,
 		);
-		try {
-			for await (const { records, body } of pages) {
-				pagesRead++;
-				if (Number.isNaN(serverNow)) serverNow = utcMs(body.generated);
-				// Event times past the service's clock (`generated`; without it, n8n's) are wrong and say nothing about how far the read got.
-				const clock = Number.isNaN(serverNow) ? Date.now() : serverNow;
-				for (const event of records) {
-					const at = createdAtOf(event);
-					if (at < lastListed) inOrder = false;
-					else if (at > lastListed) lastListed = at; // NaN (no time) is neither
-					const id = eventId(event);
-					if (!id) continue;
-					if (at < state.since) continue; // NaN (no time) is never below: the service listed it in the window
-					const notBefore = createdNotBefore(event);
-					if (notBefore <= clock) readUpTo = Math.max(readUpTo, notBefore);
-					// Without a time, an event counts from when it was first listed (it was created by then), never before the window.
-					if (!seen.has(id) && wanted(event))
-						fresh.set(id, { event, at: Number.isNaN(at) ? Math.max(clock, state.since) : at });
-				}
-				if (Date.now() > readUntil) {
-					// Out of time: hand over what was read; the next poll resumes from the last time read (`readUpTo`) if in order.
-					complete = false;
-					break;
-				}
+	}
+	return latest;
+}
+
+/** What the trigger remembers; none on a first activation from now, which only remembers where to start. */
+async function stateOf(
+	this: IPollFunctions,
+	staticData: IDataObject,
+	options: IDataObject,
+	list: EventList,
+	startedAt: number,
+): Promise<PollState | undefined> {
+	const state = staticData.state as PollState | undefined;
+	if (state) return state;
+	if (options.startFrom !== 'date') {
+		// First activation from now: remember where to start, emit nothing. Events are dated by the service's clock, so
+		// "now" is its clock when it is behind n8n's (else every event created after activation would be dated before it).
+		const clock = await serviceNow.call(this, list, startedAt);
+		staticData.state = { since: clock < startedAt ? clock : startedAt, seen: {} } satisfies PollState;
+		return undefined;
+	}
+	const since = toIsoInstant(options.startDate, this.getTimezone());
+	if (!since) {
+		throw new NodeOperationError(this.getNode(), `Options > Start Date: ${notDateTimeProblem(options.startDate)}`, {
+			description: 'Use a form like 2025-03-01T09:30:00Z.',
+		});
+	}
+	return { since: Date.parse(since), seen: {} };
+}
+
+/** Reads the events listed since the window's start, in creation order, until they run out or the time to read does. */
+async function readNew(
+	this: IPollFunctions,
+	list: EventList,
+	choices: Choices,
+	state: PollState,
+	readUntil: number,
+): Promise<PollRead> {
+	const read = new PollRead(state, choices.wanted);
+	const { path, notFound, scopes } = list;
+	const query = {
+		dateStart: new Date(state.since).toISOString(),
+		events: choices.kinds,
+		sortBy: 'utcTime',
+		sortReverse: false,
+	};
+	const scroll = { style: 'scroll', idParam: 'scrollId', idField: 'scrollId', open: { enableScroll: true } } as const;
+	const pages = pagesOf.call(this, { method: 'GET', path, query, notFound, scopes }, 'events', scroll, PAGE_SIZE);
+	try {
+		for await (const { records, body } of pages) {
+			read.take(records, body);
+			if (Date.now() > readUntil) {
+				// Out of time: hand over what was read; the next poll resumes from the last time read (`readUpTo`) if in order.
+				read.complete = false;
+				break;
 			}
-		} catch (error) {
-			// A page that hangs past the poll's time, or a repeated page after new events: hand over what was read; the next poll resumes there.
-			const failure = error as NodeApiError; // from the transport or the paging: already an n8n error
-			const handOver = pagesRead > 0 && (isTimeout(failure) || (isRepeatedPage(failure) && fresh.size > 0));
-			if (!handOver) throw failure;
-			complete = false;
 		}
+	} catch (error) {
+		// A page that hangs past the poll's time, or a repeated page after new events: hand over what was read; the next poll resumes there.
+		const failure = error as NodeApiError; // from the transport or the paging: already an n8n error
+		const handOver = read.pagesRead > 0 && (isTimeout(failure) || (isRepeatedPage(failure) && read.fresh.size > 0));
+		if (!handOver) throw failure;
+		read.complete = false;
+	}
+	return read;
+}
 
-		const emitted = [...fresh.entries()].sort(([a, x], [b, y]) => x.at - y.at || a.localeCompare(b));
-		const items = emitted.length
-			? await shapeEvents.call(
-					this,
-					emitted.map(([, f]) => f.event),
-					options,
-					organizationId,
-				)
-			: [];
+/** What one poll read: the new matching events, and how far the list was read, by which clock. */
+class PollRead {
+	readonly fresh = new Map<string, { event: IDataObject; at: number }>();
+	pagesRead = 0;
+	complete = true;
+	private readonly seen: Map<string, number>;
+	/** Latest creation time read that a clock vouches for: everything not read yet was created no earlier, if the list is in creation order. */
+	private readUpTo: number;
+	/** Whether the list came in creation order, as asked (`sortBy`): a service listing newest first, say, vouches for nothing unread. */
+	private inOrder = true;
+	private lastListed = Number.NEGATIVE_INFINITY;
+	private serverNow = Number.NaN;
 
+	constructor(
+		private readonly state: PollState,
+		private readonly wanted: (event: IDataObject) => boolean,
+	) {
+		this.seen = seenIn(state);
+		this.readUpTo = state.since;
+	}
+
+	/** One page of the list: its new matching events kept, how far it got noted. */
+	take(records: IDataObject[], body: IDataObject): void {
+		const { state } = this;
+		this.pagesRead++;
+		if (Number.isNaN(this.serverNow)) this.serverNow = utcMs(body.generated);
+		// Event times past the service's clock (`generated`; without it, n8n's) are wrong and say nothing about how far the read got.
+		const clock = Number.isNaN(this.serverNow) ? Date.now() : this.serverNow;
+		for (const event of records) {
+			const at = createdAtOf(event);
+			if (at < this.lastListed) this.inOrder = false;
+			else if (at > this.lastListed) this.lastListed = at; // NaN (no time) is neither
+			const id = eventId(event);
+			if (!id) continue;
+			if (at < state.since) continue; // NaN (no time) is never below: the service listed it in the window
+			const notBefore = createdNotBefore(event);
+			if (notBefore <= clock) this.readUpTo = Math.max(this.readUpTo, notBefore);
+			// Without a time, an event counts from when it was first listed (it was created by then), never before the window.
+			if (!this.seen.has(id) && this.wanted(event))
+				this.fresh.set(id, { event, at: Number.isNaN(at) ? Math.max(clock, state.since) : at });
+		}
+	}
+
+	/** The new events, oldest first (ties by id). */
+	emitted(): Array<[string, { event: IDataObject; at: number }]> {
+		return [...this.fresh.entries()].sort(([a, x], [b, y]) => x.at - y.at || a.localeCompare(b));
+	}
+
+	/** What the next poll starts from: the window moved on as far as this read vouches, and the ids still inside it. */
+	stateAfter(emitted: Array<[string, { event: IDataObject; at: number }]>): PollState {
+		const { state, readUpTo, serverNow } = this;
 		// At the service's time T every event created before T - LATE_MS is visible, so a complete read covered it. The window never
 		// passes T, nor, after a read cut short, the last time read (nor the window's start, out of order): ids dated later (a wrong
 		// clock, or first seen now) stay remembered until the window passes their time, since the service lists them until then.
-		const cutShortAt = inOrder ? readUpTo : state.since;
-		const horizon = complete ? (Number.isNaN(serverNow) ? readUpTo : serverNow) : cutShortAt;
+		const cutShortAt = this.inOrder ? readUpTo : state.since;
+		const horizon = this.complete ? (Number.isNaN(serverNow) ? readUpTo : serverNow) : cutShortAt;
 		const since = Math.max(state.since, horizon - LATE_MS);
-		let remembered = [...[...seen].filter(([, at]) => at >= since), ...emitted.map(([id, f]) => [id, f.at] as const)];
+		let remembered = [
+			...[...this.seen].filter(([, at]) => at >= since),
+			...emitted.map(([id, f]) => [id, f.at] as const),
+		];
 		let floor = since;
 		if (remembered.length > MAX_SEEN) {
 			// Over the cap the oldest ids go, and the window starts at the oldest id kept (no later than the horizon), so none is emitted twice.
@@ -315,25 +388,19 @@ export class Cloud4WiTrigger implements INodeType {
 			floor = Math.max(since, Math.min(remembered[MAX_SEEN - 1][1], horizon));
 			remembered = remembered.filter(([, at]) => at >= floor);
 		}
-		// Written only now, after every request succeeded: a failed poll leaves the state as it was. Ids stay own keys (fromEntries defines them).
-		staticData.state = { since: floor, seen: Object.fromEntries(remembered) } satisfies PollState;
-		return items.length ? [items] : null;
+		// Ids stay own keys (fromEntries defines them).
+		return { since: floor, seen: Object.fromEntries(remembered) };
 	}
 }
 
 /** The service's clock (ms) from one small read of the event list (from n8n's now); NaN when it sends no readable `generated`. */
-async function serviceNow(
-	this: IPollFunctions,
-	path: string,
-	scopes: string,
-	organizationId: string,
-	now: number,
-): Promise<number> {
+async function serviceNow(this: IPollFunctions, list: EventList, now: number): Promise<number> {
+	const { path, notFound, scopes } = list;
 	const { body } = await cloud4WiApiRequest.call(this, {
 		method: 'GET',
 		path,
 		query: { dateStart: new Date(now).toISOString(), size: 1 },
-		notFound: `organization "${organizationId}"`,
+		notFound,
 		scopes,
 	});
 	return utcMs(body.generated);

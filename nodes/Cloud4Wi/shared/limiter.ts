@@ -12,22 +12,36 @@ import { sleep } from 'n8n-workflow';
  * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
 
-// Each rule names what keeps it: a test that fails without it (test/unit/limiter.test.ts unless said), or a bench row.
+// Slow start's first level: a small run needs no climb, and a first burst meets a low limit without a flood.
 const START = 16;
-const GROWTH = 2; // bench: "no limit, 300 ms" (+1 per answer: one more round trip to climb)
-const LATE_LOOP_MS = 20; // a climb that outruns n8n has its 429s read late: bench real-n8n "32 in flight, cold"
-const CLIMB_MS = 100; // "a full line that hears nothing"; bench "no limit, 1 s"
-const RESTART = 2 * START; // bulk.test "a limit met after runs without one"
-const [MOST, SECOND, NONE] = [1000, 1000, Number.POSITIVE_INFINITY];
-const [PROBE_AFTER_MS, PROBE_AFTER_MOST_MS] = [10 * 60_000, 8 * 60 * 60_000]; // "each refused probe doubles", "up to 8 hours"
-const PROBE_SOON_MS = 10_000; // a limit that fell (a neighbour, a change) is tried again soon: bench queue
-const MOST_SPACING_MS = 25; // security/pacing-past-deadline: paced starts must not pass a poll's budget
+// Added per good answer while climbing: the level triples per round trip, one round trip sooner at speed than +1.
+const GROWTH = 2;
+// n8n's event loop running later than this reads a fast climb's 429s late and misreads the limit: it climbs +1 a trip.
+const LATE_LOOP_MS = 20;
+// A full line that hears nothing this long doubles: slow answers must not hold the climb back for seconds.
+const CLIMB_MS = 100;
+// Most a run on an idle line starts at while no 429 was ever met: a limit that appears later is met without a flood.
+const RESTART = 2 * START;
+// Most in flight: Max Concurrent Requests allows no more.
+const MOST = 1000;
+// A per-time limit's unit, and how far back good answers are kept to time the round trip.
+const SECOND = 1000;
+// No limit known, no deadline given, no start time yet.
+const NONE = Number.POSITIVE_INFINITY;
+// A limit held is probed above after this: a probe costs a refusal and a pause, so it comes rarely.
+const PROBE_AFTER_MS = 10 * 60_000;
+// Each refused probe doubles the wait, up to this: a limit that holds costs a pause a few times a day at most.
+const PROBE_AFTER_MOST_MS = 8 * 60 * 60_000;
+// A limit that fell (a neighbour, a change in the service) is probed soon: a neighbour leaves, and its share is free.
+const PROBE_SOON_MS = 10_000;
+// Paced starts are at most this far apart: a slow round trip must not push a poll's requests past its time budget.
+const MOST_SPACING_MS = 25;
 
 /** What a limiter learned, as the workflow keeps it for the next process (`refusedLevel`: the limit + 1). */
 export type Learned = { refusedLevel: number; refusedAt: number; probeAfterMs: number; perSecond?: number };
 /** A request on its way, and when it started (performance.now(); NONE while it waits its paced turn). */
 export type Slot = { sentAt: number };
-/** When a request stops waiting (a poll's deadline, a cancel); `first`: it leads a login (bulk.test "ahead of the line"). */
+/** When a request stops waiting (a poll's deadline, a cancel); `first`: it leads a login, which the others wait for. */
 type Until = { deadline?: number; signal?: AbortSignal; first?: boolean };
 export type Outcome = 'answered' | 'limited' | 'failed';
 
@@ -44,9 +58,9 @@ export class Limiter {
 	private answers: Array<{ at: number; took: number }> = []; // good answers of the last second
 	private nextStartAt = 0;
 	private loopLate = 0; // how late n8n's event loop last ran a 1 ms timer, measured while climbing
-	private perSecond = 0; // a per-time limit's rate less a tenth, where starts are paced (bulk.test "a few a second")
+	private perSecond = 0; // a per-time limit's rate less a tenth, where starts are paced
 
-	/** Starts from what an earlier process learned (values out of range are ignored: bulk.test). */
+	/** Starts from what an earlier process learned (values out of range, say a hand-edited workflow's, are ignored). */
 	constructor(known?: Learned) {
 		const { refusedLevel = 0, refusedAt = NONE, probeAfterMs = 0, perSecond = 0 } = known ?? {};
 		const level = Number.isFinite(refusedLevel) && refusedLevel >= 2 && refusedLevel <= MOST + 1;
@@ -73,16 +87,16 @@ export class Limiter {
 			}
 			const slot: Slot = { sentAt: NONE };
 			this.onTheWay.add(slot);
-			// Paced: a burst comes back as a burst and idles the line while it is read (bench/README.md, real n8n).
+			// Paced: a burst comes back as a burst and idles the line while n8n reads it.
 			const now = performance.now();
 			const spacing = this.roundTrip() / (this.level * (this.limit === NONE ? 1 + GROWTH : 1));
 			const perTime = this.perSecond && (SECOND * this.limit) / (this.perSecond * this.level);
-			// Each start at least a microsecond after the last: its time orders it ("refusing at once" fails on ties).
+			// Each start at least a microsecond after the last: its time orders it, and a congestion is counted in that order.
 			const startAt = Math.max(now, this.nextStartAt);
 			this.nextStartAt = startAt + Math.max(Math.min(spacing, MOST_SPACING_MS), perTime, 0.001);
 			if (startAt - now >= 1) await sleep(startAt - now);
 			if (this.pausedUntil <= Date.now()) return Object.assign(slot, { sentAt: startAt });
-			this.onTheWay.delete(slot); // a 429 came in while it waited its turn: it waits like the others (bench sweep, queue)
+			this.onTheWay.delete(slot); // a 429 came in while it waited its turn: it waits like the others
 		}
 	}
 
@@ -106,7 +120,8 @@ export class Limiter {
 	}
 	/**
 	 * How many the service held when it refused `slot`: started before it, not answered then. It refused as long before
-	 * it was read as the 429 took beyond an answer's time outside the service, up to a round trip ("as slow as answers").
+	 * it was read as the 429 took beyond an answer's time outside the service, up to a round trip (a 429 as slow as an
+	 * answer was refused on arrival).
 	 */
 	private held(slot: Slot, now: number): number {
 		const roundTrip = this.roundTrip();
@@ -117,13 +132,13 @@ export class Limiter {
 		for (const answer of this.answers) if (answer.at >= refusedAt && answer.at - answer.took < slot.sentAt) held++;
 		return held;
 	}
-	/** A 429: every request pauses ("a 429 pauses every request"), and the congestion is read (see the header). */
+	/** A 429: every request of the account pauses, and the congestion is read (see the header). */
 	private limited(slot: Slot, retryAfterMs: number, now: number): void {
 		const pauseEnded = now - (Date.now() - this.pausedUntil); // the last pause's end, on this clock
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
 		this.wakeAfterPause();
 		const last = this.congestion;
-		// Read from the refusals started first: a later one counts answers freed since, read high ("refusals started first").
+		// Read from the refusals started first: a later one counts answers freed since, and reads high.
 		if (slot.sentAt < last.at && slot.sentAt >= last.firstSentAt) return;
 		if (slot.sentAt >= last.at) {
 			const probing = this.limit === NONE || this.level > this.limit;
@@ -132,8 +147,8 @@ export class Limiter {
 			const longest = Math.max(0, ...answered.map(({ took }) => took)) || this.roundTrip();
 			let taken = answered.length;
 			for (const other of this.onTheWay) if (other.sentAt > pauseEnded && other.sentAt < slot.sentAt) taken++;
-			// A window refuses at the level or one under (the last second may hold one more: "a few a second"), the same
-			// count each time ("two pauses at most"); an in-flight limit under it ("takes 2 at once"), or "read one high", once.
+			// A window refuses at the level or one under (the last second may hold one more), the same count each time; an
+			// in-flight limit refuses under the level (a service that takes 2 at once), or, read one high, at it once.
 			const window = taken >= this.level - 1 ? taken : 0;
 			const again = window > 0 && Math.abs(window - last.taken) <= 0.1 * window;
 			// Never past a level the service refused (a count one high). A rate: starts paced at it, a tenth under; in
@@ -149,14 +164,14 @@ export class Limiter {
 			this.limit = 0;
 		}
 		this.congestion.firstSentAt = slot.sentAt;
-		// Never under half the level (TCP's decrease; down to 8 so): our count misses a neighbour's (bench queue read 1).
+		// Never under half the level (TCP's decrease; down to 8 so): beside a busy neighbour our count reads 1.
 		const { most } = this.congestion;
 		const least = Math.min(Math.ceil((most + 1) / 2), START / 2, most); // a rate read keeps its fraction
 		this.limit = Math.max(1, least, Math.min(Math.max(this.limit, this.held(slot, now)), most));
 		this.level = Math.min(this.level, this.limit);
 	}
 
-	/** Wakes the line when the pause ends; a timer may fire before the clock says so (bulk.test "per second" hung). */
+	/** Wakes the line when the pause ends; a timer may fire before the clock says so, and the line would wait for ever. */
 	private wakeAfterPause(): void {
 		const left = this.pausedUntil - Date.now();
 		if (left > 0) void sleep(left).then(() => this.wakeAfterPause());

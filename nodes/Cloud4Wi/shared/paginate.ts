@@ -12,10 +12,11 @@ export const MAX_PAGE_SIZE = 10_000;
 /** `limit`/`offset` lists (hotspots) document no maximum; 1,000 is a page such lists commonly accept. */
 const MAX_OFFSET_PAGE_SIZE = 1_000;
 /**
- * Most records one listing reads, with or without a total. At the bench's 0.8 KB of heap per event, the smallest records
- * measured, 2 M is 1.6 GB held, plus about 1 GB of JSON when n8n saves the execution: most of the heap even a large n8n
- * has by default (V8 gives at most about 4 GB, less on smaller machines; contacts, at 2.4 KB, fill it before 2 M). So a
- * real listing that large could hardly finish in n8n anyway, and one that never ends is stopped while n8n has memory left.
+ * Most records one listing reads, with or without a total. Events, the smallest records, take under a kilobyte of heap
+ * each, so 2 M is over 1.5 GB held, plus about 1 GB of JSON when n8n saves the execution: most of the heap even a large
+ * n8n has by default (V8 gives at most about 4 GB, less on smaller machines; contacts, about three times larger, fill it
+ * before 2 M). So a real listing that large could hardly finish in n8n anyway, and one that never ends is stopped while
+ * n8n has memory left.
  */
 const MAX_LISTING_RECORDS = 2_000_000;
 /** Most pages one listing reads: its most records at 100 a page (a service that serves far smaller pages than asked). */
@@ -153,153 +154,198 @@ export async function* pagesOf(
 		yield { records: recordsOf(body, recordsKey), body };
 		return;
 	}
-	const handed = new HandedOn();
-	let read = 0; // records received, in all passes
-	let pageNumber = 0;
-	let rereads = 0;
-	let scrollId: string | undefined;
-	let seen = 0; // records of the list read in this pass: the next offset (less one when the last is asked again)
-	let announced: number | undefined;
-	let passCount: number | undefined; // an offset list's count on the first page of this pass that gave one
+	const listing = new Listing(this, req, paging, pageSize);
+	for (;;) {
+		const body = await listing.nextAnswer();
+		if (!body) continue; // a scroll lost an answer: its list is read again from the start
+		const answered = recordsOf(body, recordsKey);
+		const page = listing.pageIn(answered, body);
+		if (!page) continue; // the offset list changed under the listing: read again from the start
+		yield { records: listing.recordsToHandOn(page, answered, body), body };
+		if (!listing.moveOn(page, answered, body)) return;
+	}
+}
+
+/** How many records the answer says the whole list has (a scroll's `totalCount`). */
+function totalOf(body: IDataObject): number | undefined {
+	return typeof body.totalCount === 'number' ? body.totalCount : undefined;
+}
+
+/** Where a listing of pages (a scroll or an offset list) has got to, and its checks on each page. */
+class Listing {
+	private readonly handed = new HandedOn();
+	private read = 0; // records received, in all passes
+	private pageNumber = 0;
+	private rereads = 0;
+	private scrollId: string | undefined;
+	private seen = 0; // records of the list read in this pass: the next offset (less one when the last is asked again)
+	private announced: number | undefined;
+	private passCount: number | undefined; // an offset list's count on the first page of this pass that gave one
 	// An offset list's previous last record, asked for again at the start of the next page: if another is there, the
 	// list shifted between the two pages (a delete and an add leave the count as it was).
-	let overlap: IDataObject | undefined;
-	const marks = new Map<string, number>(); // page mark -> page number, one short string per page of this pass
-	/** An offset list changed under the listing: read it again from the start, MAX_REREADS times, then stop. */
-	const readAgain = (change: string) => {
-		if (rereads++ === MAX_REREADS) {
-			throw listingStopped(
-				this,
-				req,
-				'The list changed in Cloud4Wi while it was being read',
-				`${change}, and reading it again from the start ${MAX_REREADS} times did not get a list that held still, so the listing was stopped rather than miss or repeat a record. Try again later, or narrow the list with the filters.`,
-			);
-		}
-		seen = 0;
-		passCount = undefined;
-		overlap = undefined;
-		marks.clear();
-	};
-	for (;;) {
-		pageNumber++;
-		const query: IDataObject = { ...req.query };
+	private overlap: IDataObject | undefined;
+	private readonly marks = new Map<string, number>(); // page mark -> page number, one short string per page of this pass
+
+	constructor(
+		private readonly ctx: Cloud4WiContext,
+		private readonly req: ApiRequest,
+		private readonly paging: Extract<Paging, { style: 'scroll' | 'offset' }>,
+		private readonly pageSize: number,
+	) {}
+
+	/** The next page's answer; undefined when a scroll lost it and the list is read again from the start. */
+	async nextAnswer(): Promise<IDataObject | undefined> {
+		const { paging, pageSize, scrollId } = this;
+		this.pageNumber++;
+		const query: IDataObject = { ...this.req.query };
 		if (paging.style === 'offset') {
-			Object.assign(query, { limit: pageSize, offset: overlap === undefined ? seen : seen - 1 });
+			Object.assign(query, { limit: pageSize, offset: this.overlap === undefined ? this.seen : this.seen - 1 });
 		} else {
 			// What opens the scroll goes with every page: a service may give the next scroll id only when asked each time.
 			Object.assign(query, { size: pageSize }, paging.open, scrollId ? { [paging.idParam]: scrollId } : {});
 		}
-		let body: IDataObject;
 		try {
-			({ body } = await cloud4WiApiRequest.call(this, { ...req, query, movesScroll: scrollId !== undefined }));
+			const movesScroll = scrollId !== undefined;
+			return (await cloud4WiApiRequest.call(this.ctx, { ...this.req, query, movesScroll })).body;
 		} catch (error) {
 			const failure = error as NodeApiError; // from the transport: already an n8n error
 			// The scroll moved past the page whose answer was lost: read the list again from the start, MAX_REREADS times.
-			if (scrollId === undefined || !mayHaveBeenServed(failure) || rereads++ === MAX_REREADS) throw failure;
-			[scrollId, seen] = [undefined, 0];
-			marks.clear();
-			handed.nextPass();
-			continue;
+			if (scrollId === undefined || !mayHaveBeenServed(failure) || this.rereads++ === MAX_REREADS) throw failure;
+			[this.scrollId, this.seen] = [undefined, 0];
+			this.marks.clear();
+			this.handed.nextPass();
+			return undefined;
 		}
-		const answered = recordsOf(body, recordsKey);
-		const total = typeof body.totalCount === 'number' ? body.totalCount : undefined;
+	}
 
-		let page = answered;
-		if (paging.style === 'offset') {
+	/** The answer's records not read before; undefined when the offset list changed and is read again. */
+	pageIn(answered: IDataObject[], body: IDataObject): IDataObject[] | undefined {
+		if (this.paging.style === 'offset') {
 			// A changed count means shifted offsets (a record missed or repeated): read again from the start.
 			const count = listCount(body, answered);
-			if (seen > 0 && count !== undefined && passCount !== undefined && count !== passCount) {
-				readAgain(`Its count went from ${passCount} to ${count} between two pages`);
-				continue;
+			if (this.seen > 0 && count !== undefined && this.passCount !== undefined && count !== this.passCount) {
+				this.readAgain(`Its count went from ${this.passCount} to ${count} between two pages`);
+				return undefined;
 			}
-			passCount ??= count;
+			this.passCount ??= count;
 		}
 		// Before the offset list's shift check: a service ignoring the offset is named as such.
-		if (answered.length > 0) {
-			const mark = pageMark(answered);
-			const earlier = marks.get(mark);
-			if (earlier !== undefined) {
-				throw repeatedPage(
-					this,
-					req,
-					'Cloud4Wi sent the same page again',
-					`Page ${pageNumber} held the same records as page ${earlier}, so the listing was stopped and nothing is repeated. Cloud4Wi may be ignoring the scroll ID or offset: try again later.`,
-				);
-			}
-			marks.set(mark, pageNumber);
+		if (answered.length > 0) this.markPage(answered);
+		if (this.overlap === undefined) return answered;
+		if (answered.length === 0 || identity(answered[0]) !== identity(this.overlap)) {
+			this.readAgain(`The record at offset ${this.seen - 1} was no longer the one read there a page before`);
+			return undefined;
 		}
-		if (overlap !== undefined) {
-			if (answered.length === 0 || identity(answered[0]) !== identity(overlap)) {
-				readAgain(`The record at offset ${seen - 1} was no longer the one read there a page before`);
-				continue;
-			}
-			page = answered.slice(1); // the previous page's last record, where it was: nothing shifted
-		}
-		read += page.length;
-		seen += page.length;
+		return answered.slice(1); // the previous page's last record, where it was: nothing shifted
+	}
 
-		// A scroll is a snapshot: the first count, plus a page for records added meanwhile, is the most there can be.
-		announced ??= total;
-		if (announced !== undefined && seen > announced + pageSize) {
+	/** Stops the listing at a page that repeats an earlier page of this pass. */
+	private markPage(answered: IDataObject[]): void {
+		const mark = pageMark(answered);
+		const earlier = this.marks.get(mark);
+		if (earlier !== undefined) {
+			throw repeatedPage(
+				this.ctx,
+				this.req,
+				'Cloud4Wi sent the same page again',
+				`Page ${this.pageNumber} held the same records as page ${earlier}, so the listing was stopped and nothing is repeated. Cloud4Wi may be ignoring the scroll ID or offset: try again later.`,
+			);
+		}
+		this.marks.set(mark, this.pageNumber);
+	}
+
+	/** An offset list changed under the listing: read it again from the start, MAX_REREADS times, then stop. */
+	private readAgain(change: string): void {
+		if (this.rereads++ === MAX_REREADS) {
 			throw listingStopped(
-				this,
-				req,
+				this.ctx,
+				this.req,
+				'The list changed in Cloud4Wi while it was being read',
+				`${change}, and reading it again from the start ${MAX_REREADS} times did not get a list that held still, so the listing was stopped rather than miss or repeat a record. Try again later, or narrow the list with the filters.`,
+			);
+		}
+		this.seen = 0;
+		this.passCount = undefined;
+		this.overlap = undefined;
+		this.marks.clear();
+	}
+
+	/** The page's records not handed on before, once the page is counted within the listing's bounds. */
+	recordsToHandOn(page: IDataObject[], answered: IDataObject[], body: IDataObject): IDataObject[] {
+		this.read += page.length;
+		this.seen += page.length;
+		// A scroll is a snapshot: the first count, plus a page for records added meanwhile, is the most there can be.
+		this.announced ??= totalOf(body);
+		const { announced, read, pageNumber } = this;
+		if (announced !== undefined && this.seen > announced + this.pageSize) {
+			throw listingStopped(
+				this.ctx,
+				this.req,
 				`Cloud4Wi sent more records than the ${announced} it announced`,
 				`After ${read} records on ${pageNumber} pages the listing was stopped so that it cannot run on without end. Try again later.`,
 			);
 		}
 		if (read > MAX_LISTING_RECORDS) {
 			throw listingStopped(
-				this,
-				req,
+				this.ctx,
+				this.req,
 				`Cloud4Wi sent more than ${MAX_LISTING_RECORDS.toLocaleString('en-US')} records for one list`,
 				`The listing was stopped after ${pageNumber} pages so that it cannot run on without end and fill n8n's memory. Narrow the list with the filters (a date range, say), or turn off Return All and set a Limit.`,
 			);
 		}
-		const records = freshIn(page, handed);
+		const records = freshIn(page, this.handed);
 		// A full page of records all sent before, outside a reading again: the service is not moving on.
-		if (records.length === 0 && answered.length === pageSize && rereads === 0) {
+		if (records.length === 0 && answered.length === this.pageSize && this.rereads === 0) {
 			throw repeatedPage(
-				this,
-				req,
+				this.ctx,
+				this.req,
 				'Cloud4Wi sent records it had already sent',
 				`Page ${pageNumber} held only records of earlier pages, so the listing was stopped and nothing is repeated. Cloud4Wi may be ignoring the scroll ID or offset: try again later.`,
 			);
 		}
-		yield { records, body };
+		return records;
+	}
 
+	/** Readies the next page; false when this one was the last (a scroll that ends short of its total fails). */
+	moveOn(page: IDataObject[], answered: IDataObject[], body: IDataObject): boolean {
+		const { paging } = this;
 		const nextId = paging.style === 'scroll' ? scrollIdOf(body, paging.idField) : undefined;
 		// How many the answers say there are: a scroll's totalCount, an offset list's count. A shorter page than asked
 		// for is the last only when they say nothing: a service may cap the page size below ours.
-		const expected = paging.style === 'offset' ? passCount : (total ?? announced);
-		const got = paging.style === 'offset' ? seen : handed.readInPass;
+		const expected = paging.style === 'offset' ? this.passCount : (totalOf(body) ?? this.announced);
+		const got = paging.style === 'offset' ? this.seen : this.handed.readInPass;
 		const lastPage =
 			page.length === 0 ||
-			(expected !== undefined ? got >= expected : answered.length < pageSize) ||
+			(expected !== undefined ? got >= expected : answered.length < this.pageSize) ||
 			(paging.style === 'scroll' && nextId === undefined);
 		// A scroll that ends (no scroll id, or an empty page: expired, say) before the total it still announces.
 		if (paging.style === 'scroll' && lastPage && expected !== undefined && got < expected) {
 			throw listingStopped(
-				this,
-				req,
+				this.ctx,
+				this.req,
 				`Cloud4Wi announced ${expected} records but ${nextId === undefined ? 'gave no scroll ID to read' : 'sent an empty page'} past ${got}`,
 				'The listing was stopped rather than end short without saying so. Try again later.',
 			);
 		}
-		if (lastPage) return;
-		// Bounded in requests as in records: pages of a few records while far more are announced would take as many requests.
-		const pagesLeft = expected !== undefined ? Math.ceil((expected - got) / Math.max(1, answered.length)) : 1;
-		if (pageNumber + pagesLeft > MAX_LISTING_PAGES) {
+		if (lastPage) return false;
+		this.checkPagesLeft(answered.length, expected, got);
+		this.scrollId = nextId;
+		// With one record a page, asking for the last one again would never move on.
+		this.overlap = paging.style === 'offset' && answered.length > 1 ? answered[answered.length - 1] : undefined;
+		return true;
+	}
+
+	/** Bounded in requests as in records: pages of a few records while far more are announced would take as many requests. */
+	private checkPagesLeft(pageLength: number, expected: number | undefined, got: number): void {
+		const pagesLeft = expected !== undefined ? Math.ceil((expected - got) / Math.max(1, pageLength)) : 1;
+		if (this.pageNumber + pagesLeft > MAX_LISTING_PAGES) {
 			throw listingStopped(
-				this,
-				req,
-				`Cloud4Wi sends pages of ${answered.length} ${answered.length === 1 ? 'record' : 'records'}${expected !== undefined ? ` and announces ${expected}` : ''}: the listing would take more than ${MAX_LISTING_PAGES.toLocaleString('en-US')} requests`,
-				`The listing was stopped after ${pageNumber} pages rather than run on for hours. Narrow the list with the filters (a date range, say), or turn off Return All and set a Limit.`,
+				this.ctx,
+				this.req,
+				`Cloud4Wi sends pages of ${pageLength} ${pageLength === 1 ? 'record' : 'records'}${expected !== undefined ? ` and announces ${expected}` : ''}: the listing would take more than ${MAX_LISTING_PAGES.toLocaleString('en-US')} requests`,
+				`The listing was stopped after ${this.pageNumber} pages rather than run on for hours. Narrow the list with the filters (a date range, say), or turn off Return All and set a Limit.`,
 			);
 		}
-		scrollId = nextId;
-		// With one record a page, asking for the last one again would never move on.
-		overlap = paging.style === 'offset' && answered.length > 1 ? answered[answered.length - 1] : undefined;
 	}
 }
 

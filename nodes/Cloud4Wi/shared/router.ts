@@ -102,64 +102,99 @@ export async function route(
 		return [items.map((_, itemIndex) => failedItem(failure, itemIndex))];
 	}
 	const { maxInFlight = MAX_IN_FLIGHT, ...settings } = options;
-	const outputs: INodeExecutionData[][] = new Array(items.length);
-	const stop: { first?: { itemIndex: number; error: NodeApiError | NodeOperationError } } = {};
-	// Once an item failed (no Continue On Fail), the items after it that are read but not sent yet are not sent.
-	startRun(this, { ...settings, dropped: (itemIndex) => stop.first !== undefined && itemIndex > stop.first.itemIndex });
-	let next = 0;
-
-	// Resource and Operation take no expressions (noDataExpression): the same for every item.
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = operations[resource]?.[operation];
-
-	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
-		if (!chosen) {
-			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-				itemIndex,
-			});
-		}
-		const records = await chosen.execute.call(this, new ItemInput(this, itemIndex));
-		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-	};
-
-	const worker = async () => {
-		while (next < items.length && !stop.first) {
-			const itemIndex = next++;
-			try {
-				outputs[itemIndex] = await runItem(itemIndex);
-			} catch (error) {
-				const failure =
-					error instanceof NodeApiError || error instanceof NodeOperationError
-						? error
-						: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-				if (!this.continueOnFail()) {
-					const first = stop.first as { itemIndex: number } | undefined; // set by another worker meanwhile
-					if (!first || itemIndex < first.itemIndex) stop.first = { itemIndex, error: failure };
-					continue;
-				}
-				outputs[itemIndex] = [failedItem(failure, itemIndex)];
-			}
-			// Answers that came in meanwhile are handled before the next item's parameters are read (about a millisecond
-			// of n8n's expression engine per item in a real n8n), so they do not wait for it.
-			if (width > 1) await sleep(0);
-		}
-	};
-	// Max Concurrent Requests is the run's own hard cap as its number of workers; the limiter counts the whole account.
-	// Reading an item's parameters is most of its CPU in a real n8n: items start a wave at a time, not all at once.
-	const width = Math.min(maxInFlight, items.length);
-	const started: Array<Promise<void>> = [];
+	const run = new ItemRun(this, items.length);
+	startRun(this, { ...settings, dropped: (itemIndex) => run.dropped(itemIndex) });
+	const runItem = operationRunner(this, operations);
 	try {
-		for (let i = 0; i < width && !stop.first; i++) {
-			started.push(worker());
-			if (i % WAVE === WAVE - 1) await sleep(0);
-		}
-		await Promise.all(started);
+		// Max Concurrent Requests is the run's own hard cap as its number of workers; the limiter counts the whole account.
+		await run.all(Math.min(maxInFlight, items.length), runItem);
 	} finally {
 		await rememberLimits(this);
 	}
-	if (stop.first) throw stop.first.error;
-	return [outputs.flat()];
+	return run.outputs();
+}
+
+type RunItem = (itemIndex: number) => Promise<INodeExecutionData[]>;
+
+/** The chosen operation, run on one item. Resource and Operation take no expressions (noDataExpression): the same for every item. */
+function operationRunner(ctx: IExecuteFunctions, operations: Record<string, Record<string, Operation>>): RunItem {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	const chosen = operations[resource]?.[operation];
+	return async (itemIndex) => {
+		if (!chosen) {
+			throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+				itemIndex,
+			});
+		}
+		const records = await chosen.execute.call(ctx, new ItemInput(ctx, itemIndex));
+		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+	};
+}
+
+/** The items of one run: started a few at a time, their outputs kept in input order, the first failure stopping the rest. */
+class ItemRun {
+	private readonly done: INodeExecutionData[][];
+	private next = 0;
+	private width = 0;
+	private stop: { itemIndex: number; error: NodeApiError | NodeOperationError } | undefined;
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly count: number,
+	) {
+		this.done = new Array(count);
+	}
+
+	/** Once an item failed (no Continue On Fail), the items after it that are read but not sent yet are not sent. */
+	dropped(itemIndex: number): boolean {
+		return this.stop !== undefined && itemIndex > this.stop.itemIndex;
+	}
+
+	/** Reading an item's parameters is most of its CPU in a real n8n: workers start a wave at a time, not all at once. */
+	async all(width: number, runItem: RunItem): Promise<void> {
+		this.width = width;
+		const started: Array<Promise<void>> = [];
+		for (let i = 0; i < width && !this.stop; i++) {
+			started.push(this.worker(runItem));
+			if (i % WAVE === WAVE - 1) await sleep(0);
+		}
+		await Promise.all(started);
+	}
+
+	private async worker(runItem: RunItem): Promise<void> {
+		while (this.next < this.count && !this.stop) {
+			const itemIndex = this.next++;
+			try {
+				this.done[itemIndex] = await runItem(itemIndex);
+			} catch (error) {
+				if (this.failed(error, itemIndex)) break; // the run stops
+			}
+			// Answers that came in meanwhile are handled before the next item's parameters are read (about a millisecond
+			// of n8n's expression engine per item in a real n8n), so they do not wait for it.
+			if (this.width > 1) await sleep(0);
+		}
+	}
+
+	/** One item's failure: its own output under Continue On Fail; else it stops the run (true), the earliest item's error first. */
+	private failed(error: unknown, itemIndex: number): boolean {
+		const failure =
+			error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.ctx.getNode(), error as Error, { itemIndex });
+		if (this.ctx.continueOnFail()) {
+			this.done[itemIndex] = [failedItem(failure, itemIndex)];
+			return false;
+		}
+		if (!this.stop || itemIndex < this.stop.itemIndex) this.stop = { itemIndex, error: failure };
+		return true;
+	}
+
+	/** Every item's output in input order, or the error of the first failed item. */
+	outputs(): INodeExecutionData[][] {
+		if (this.stop) throw this.stop.error;
+		return [this.done.flat()];
+	}
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Asked, Problem } from './errors';
 import type { Answer } from './answers';
 import { answerOf, clipped, jsonObject, noAnswer, notJson, refusalWords } from './answers';
 import { cloud4WiError } from './errors';
-import type { Outcome } from './limiter';
+import type { Outcome, Slot } from './limiter';
 import { loginRetryAfter, sendLoggingIn } from './n8nLogin';
 import { maskSecrets } from './secrets';
 import type { Cloud4WiContext, Renewed, Run } from './runs';
@@ -229,114 +229,189 @@ export async function cloud4WiApiRequest(this: Cloud4WiContext, req: ApiRequest)
 		// The credential could not be read, or its base URL is refused: this item's error, with the reason.
 		throw new NodeOperationError(this.getNode(), error.message, { itemIndex: req.itemIndex });
 	});
-	const asked: Asked = { ...req, tries: 1 };
-	// GET, PUT and DELETE leave the same state when sent again (RFC 9110, 9.2.2); a create is never sent twice.
-	const tryAgain = req.method !== 'POST' && !req.movesScroll;
-	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	let failures = 0;
-	let limited = 0;
-	let renewals = 0;
-	let waitedMs = 0; // for the retries Cloud4Wi asked for
-	let answeredBefore = run.account.answered; // by the account, before this request's last try
-	const backOff = async (retryAfter: unknown) => {
-		const wait = waitBeforeRetry(retryAfter, failures);
-		if (failures >= RETRIES || waitedMs + wait > timing.retryWaitMostMs) return false;
-		if (Date.now() + wait >= (run.settings.deadline ?? Number.POSITIVE_INFINITY)) {
-			throw fail(this, run, { kind: 'timeout', seconds: 0, during: duringOf(this) }, asked);
-		}
-		asked.tries = ++failures + 1;
-		waitedMs += wait;
-		// n8n 2.x ends the wait when the execution is cancelled (1.x's sleep takes no signal: it waits it out).
-		await sleep(wait, cancel).catch(() => {
-			throw fail(this, run, { kind: 'cancelled' }, asked);
-		});
-		return true;
-	};
+	const call = new Call(this, run, req);
 	for (;;) {
-		if (run.loginFailure) throw fail(this, run, { kind: 'login', said: run.loginFailure }, asked);
-		const picked = await tokenFor(this, run, asked);
-		const until = { deadline: run.settings.deadline, signal: cancel, first: typeof picked !== 'string' };
+		const place = await call.acquire();
+		if (!place) continue; // its token was refused while it waited, and no newer one is known yet
+		const sent = await call.sendIn(place);
+		const response = await call.decide(sent);
+		if (response) return response;
+	}
+}
+
+/** A place in the account's limiter, and the token sent in it (a `Lead`: this request carries the login). */
+interface Place {
+	slot: Slot;
+	token: string | Lead;
+}
+
+/** One send's answer, the token it went with, and the pause a 429 asked for. */
+interface Sent {
+	answer: Answer;
+	used: string;
+	pauseMs: number;
+}
+
+/** One request through its tries: what it has spent of its retries and waits, and each step of a try. */
+class Call {
+	private failures = 0; // lost answers, timeouts and 5xx sent again
+	private limited = 0; // 429s sent again
+	private renewals = 0; // refused tokens renewed
+	private waitedMs = 0; // for the retries Cloud4Wi asked for
+	private answeredBefore: number; // by the account, before this request's last try
+	private readonly asked: Asked;
+	/** GET, PUT and DELETE leave the same state when sent again (RFC 9110, 9.2.2); a create is never sent twice. */
+	private readonly tryAgain: boolean;
+	private readonly cancel: AbortSignal | undefined;
+
+	constructor(
+		private readonly ctx: Cloud4WiContext,
+		private readonly run: Run,
+		private readonly req: ApiRequest,
+	) {
+		this.asked = { ...req, tries: 1 };
+		this.tryAgain = req.method !== 'POST' && !req.movesScroll;
+		this.cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+		this.answeredBefore = run.account.answered;
+	}
+
+	/** A token and a place to send it in; undefined when the token was refused meanwhile and none newer is known. */
+	async acquire(): Promise<Place | undefined> {
+		const { ctx, run } = this;
+		if (run.loginFailure) throw this.fail({ kind: 'login', said: run.loginFailure });
+		const token = await tokenFor(ctx, run, this.asked);
+		const until = { deadline: run.settings.deadline, signal: this.cancel, first: typeof token !== 'string' };
 		const slot = await run.account.limiter.acquire(until);
 		if (!slot) {
-			if (typeof picked !== 'string') picked.share({ token: '', fromLogin: false });
-			if (cancel?.aborted) throw fail(this, run, { kind: 'cancelled' }, asked);
-			throw fail(this, run, { kind: 'timeout', seconds: 0, during: duringOf(this) }, asked);
+			if (typeof token !== 'string') token.share({ token: '', fromLogin: false });
+			if (this.cancel?.aborted) throw this.fail({ kind: 'cancelled' });
+			throw this.fail({ kind: 'timeout', seconds: 0, during: duringOf(ctx) });
 		}
+		if (typeof token !== 'string' || !run.refused.has(token)) return { slot, token };
 		// Refused while this one waited for its place (an expiry mid-run): the newer token, or none until the login ends.
-		let token = picked;
-		if (typeof token === 'string' && run.refused.has(token)) {
-			token = [run.token, run.account.token].find((newer) => newer && !run.refused.has(newer)) ?? '';
-			if (!token) {
-				run.account.limiter.release(slot, 'failed');
-				continue;
-			}
-			run.token = token;
+		const newer = [run.token, run.account.token].find((other) => other && !run.refused.has(other)) ?? '';
+		if (!newer) {
+			run.account.limiter.release(slot, 'failed');
+			return undefined;
 		}
+		run.token = newer;
+		return { slot, token: newer };
+	}
+
+	/** Sends the request in its place (carrying the login it leads), then gives the place back with how it went. */
+	async sendIn({ slot, token }: Place): Promise<Sent> {
+		const { ctx, run, req } = this;
 		let outcome: Outcome = 'failed';
 		let pauseMs = 0;
-		let answer: Answer | undefined;
+		let answer: Answer;
 		let used = typeof token === 'string' ? token : '';
 		try {
-			// Checked once a place is free, since waiting for it can be long: the run may have stopped meanwhile.
-			if (req.itemIndex !== undefined && run.settings.dropped?.(req.itemIndex)) {
-				throw new NodeOperationError(this.getNode(), 'Not sent: an earlier item failed and the node stopped', {
-					itemIndex: req.itemIndex,
-				});
-			}
+			this.stopIfDropped();
 			if (typeof token !== 'string') {
-				answer = await carryLogin(this, run, req, asked, token);
+				answer = await carryLogin(ctx, run, req, this.asked, token);
 				used = run.token;
-			} else answer = await send(this, run, req, used);
+			} else answer = await send(ctx, run, req, used);
 			if ('status' in answer && answer.status === 429) {
 				outcome = 'limited';
-				pauseMs = waitBeforeRetry(answer.headers['retry-after'], limited);
+				pauseMs = waitBeforeRetry(answer.headers['retry-after'], this.limited);
 			} else if ('status' in answer && answer.status < 500) outcome = 'answered';
 		} finally {
 			run.account.limiter.release(slot, outcome, Math.min(pauseMs, timing.retryWaitMostMs));
 			if (outcome === 'answered') run.account.answered++;
 			if (typeof token !== 'string') token.share({ token: '', fromLogin: false }); // no-op once told: else the others lead
 		}
-		if (!('status' in answer)) {
-			if (answer.failure !== 'tooLarge' && tryAgain && (await backOff(undefined))) continue;
-			const seconds = Math.round(run.settings.timeoutMs / 100) / 10;
-			if (answer.failure === 'timeout') throw fail(this, run, { kind: 'timeout', seconds }, asked);
-			const problem: Problem =
-				answer.failure === 'tooLarge' ? { kind: 'tooLarge' } : { kind: 'noAnswer', reason: answer.reason };
-			throw fail(this, run, problem, asked);
+		return { answer, used, pauseMs };
+	}
+
+	/** Checked once a place is free, since waiting for it can be long: the run may have stopped meanwhile. */
+	private stopIfDropped(): void {
+		const { itemIndex } = this.req;
+		if (itemIndex !== undefined && this.run.settings.dropped?.(itemIndex)) {
+			throw new NodeOperationError(this.ctx.getNode(), 'Not sent: an earlier item failed and the node stopped', {
+				itemIndex,
+			});
 		}
-		const { status } = answer;
+	}
+
+	/** The response, or undefined to send again: a token renewed, a 429 waited out, a failure tried again. Else it fails. */
+	async decide({ answer, used, pauseMs }: Sent): Promise<ApiResponse | undefined> {
+		if (!('status' in answer)) return await this.afterNoAnswer(answer);
+		const { status, headers } = answer;
 		// Every answer is read with the secret and the tokens masked: a service that quotes them back puts them nowhere.
-		const text = withoutSecrets(answer.text, run);
+		const text = withoutSecrets(answer.text, this.run);
 		if (TOKEN_REFUSED.has(status)) {
-			// A token fresh from a login that never worked is refused for lack of rights, not for age.
-			if (!(used === run.token && run.fresh) && renewals++ < 2) {
-				run.refused.add(used);
-				continue;
-			}
-			throw fail(this, run, { kind: 'status', status, said: saidIn(status, text) }, asked);
+			if (this.renew(used)) return undefined;
+			throw this.fail({ kind: 'status', status, said: saidIn(status, text) });
 		}
-		if (status === 429) {
-			// Others answered since its last try: Cloud4Wi paces the account (a per-minute limit may refuse a write twice,
-			// a minute each time), it does not refuse for good. Its waits start over; its tries stay counted.
-			if (run.account.answered > answeredBefore) waitedMs = 0;
-			answeredBefore = run.account.answered;
-			if (limited < RATE_LIMIT_RETRIES && waitedMs + pauseMs <= timing.retryWaitMostMs) {
-				limited++;
-				waitedMs += pauseMs;
-				continue; // the limiter holds every request of the account for the pause
-			}
+		if (status === 429 && this.waitOut(pauseMs)) return undefined; // the limiter holds the account for the pause
+		if (status >= 500 && this.tryAgain && (await this.backOff(headers['retry-after']))) return undefined;
+		if (used === this.run.token) this.run.fresh = false; // this token works
+		return this.responseOf(status, headers, text);
+	}
+
+	/** No answer came: tried again where it may be, else the failure named. */
+	private async afterNoAnswer(answer: Exclude<Answer, { status: number }>): Promise<undefined> {
+		if (answer.failure !== 'tooLarge' && this.tryAgain && (await this.backOff(undefined))) return undefined;
+		const seconds = Math.round(this.run.settings.timeoutMs / 100) / 10;
+		if (answer.failure === 'timeout') throw this.fail({ kind: 'timeout', seconds });
+		throw this.fail(answer.failure === 'tooLarge' ? { kind: 'tooLarge' } : { kind: 'noAnswer', reason: answer.reason });
+	}
+
+	/** A refused token: marked refused so the next try renews it, at most twice. */
+	private renew(used: string): boolean {
+		// A token fresh from a login that never worked is refused for lack of rights, not for age.
+		if ((used === this.run.token && this.run.fresh) || this.renewals++ >= 2) return false;
+		this.run.refused.add(used);
+		return true;
+	}
+
+	/** A 429: whether it is sent again after the pause the limiter holds the account for. */
+	private waitOut(pauseMs: number): boolean {
+		const { account } = this.run;
+		// Others answered since its last try: Cloud4Wi paces the account (a per-minute limit may refuse a write twice,
+		// a minute each time), it does not refuse for good. Its waits start over; its tries stay counted.
+		if (account.answered > this.answeredBefore) this.waitedMs = 0;
+		this.answeredBefore = account.answered;
+		if (this.limited >= RATE_LIMIT_RETRIES || this.waitedMs + pauseMs > timing.retryWaitMostMs) return false;
+		this.limited++;
+		this.waitedMs += pauseMs;
+		return true;
+	}
+
+	/** Waits before trying a failure again; false when its tries or waits are spent. */
+	private async backOff(retryAfter: unknown): Promise<boolean> {
+		const wait = waitBeforeRetry(retryAfter, this.failures);
+		if (this.failures >= RETRIES || this.waitedMs + wait > timing.retryWaitMostMs) return false;
+		if (Date.now() + wait >= (this.run.settings.deadline ?? Number.POSITIVE_INFINITY)) {
+			throw this.fail({ kind: 'timeout', seconds: 0, during: duringOf(this.ctx) });
 		}
-		if (status >= 500 && tryAgain && (await backOff(answer.headers['retry-after']))) continue;
-		if (used === run.token) run.fresh = false; // this token works
-		if (status === 404 && req.method === 'DELETE' && failures > 0) return { status, body: {}, alreadyDeleted: true };
+		this.asked.tries = ++this.failures + 1;
+		this.waitedMs += wait;
+		// n8n 2.x ends the wait when the execution is cancelled (1.x's sleep takes no signal: it waits it out).
+		await sleep(wait, this.cancel).catch(() => {
+			throw this.fail({ kind: 'cancelled' });
+		});
+		return true;
+	}
+
+	/** A final answer read: an empty or JSON body, or the service's refusal, a redirect or a body that is not JSON. */
+	private responseOf(status: number, headers: Record<string, unknown>, text: string): ApiResponse {
+		const { req, run } = this;
+		// A delete tried again found the record gone: its first try, whose answer was lost, deleted it.
+		const deletedBefore = status === 404 && req.method === 'DELETE' && this.failures > 0;
+		if (deletedBefore) return { status, body: {}, alreadyDeleted: true };
 		if (status >= 300 && status < 400) {
-			throw fail(this, run, { kind: 'redirect', status, to: redirectTarget(answer.headers.location, run) }, asked);
+			throw this.fail({ kind: 'redirect', status, to: redirectTarget(headers.location, run) });
 		}
-		if (status >= 300) throw fail(this, run, { kind: 'status', status, said: saidIn(status, text) }, asked);
+		if (status >= 300) throw this.fail({ kind: 'status', status, said: saidIn(status, text) });
 		if (text.trim() === '') return { status, body: {} };
 		const body = jsonObject(text);
-		if (!body) throw fail(this, run, { kind: 'notJson', status, what: notJson(text) }, asked);
+		if (!body) throw this.fail({ kind: 'notJson', status, what: notJson(text) });
 		return { status, body };
+	}
+
+	private fail(problem: Problem) {
+		return fail(this.ctx, this.run, problem, this.asked);
 	}
 }
 
