@@ -11,6 +11,8 @@ export interface Operation {
 	option: INodePropertyOptions & { value: string };
 	fields: INodeProperties[];
 	execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]>;
+	/** What an AI model is told the operation's tool does, needs and returns. */
+	toolDescription: string;
 }
 
 /**

@@ -74,6 +74,12 @@ function settingsOf(ctx: IExecuteFunctions): Partial<RunSettings> & { maxInFligh
 	return settings;
 }
 
+/** A failure as n8n shows it: the node's own errors as they are, anything else as a NodeOperationError of the item. */
+function nodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
 /** An item's output under Continue On Fail: the error's message, description and HTTP status. */
 function failedItem(failure: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: failure.message };
@@ -178,10 +184,7 @@ class ItemRun {
 
 	/** One item's failure: its own output under Continue On Fail; else it stops the run (true), the earliest item's error first. */
 	private failed(error: unknown, itemIndex: number): boolean {
-		const failure =
-			error instanceof NodeApiError || error instanceof NodeOperationError
-				? error
-				: new NodeOperationError(this.ctx.getNode(), error as Error, { itemIndex });
+		const failure = nodeError(this.ctx, error, itemIndex);
 		if (this.ctx.continueOnFail()) {
 			this.done[itemIndex] = [failedItem(failure, itemIndex)];
 			return false;
@@ -210,10 +213,6 @@ export async function routeAsTool(
 		const [items] = await route.call(this, operations);
 		return [answerForModel(this, items, length)];
 	} catch (error) {
-		const failure =
-			error instanceof NodeApiError || error instanceof NodeOperationError
-				? error
-				: new NodeOperationError(this.getNode(), error as Error);
-		return [[failedItem(failure, 0)]];
+		return [[failedItem(nodeError(this, error, 0), 0)]];
 	}
 }

@@ -33,14 +33,12 @@ export function toolDescriptionFields(resources: Record<string, { operations: Re
 	const fields: INodeProperties[] = [];
 	for (const [resource, { operations }] of Object.entries(resources)) {
 		for (const [operation, op] of Object.entries(operations)) {
-			const text = (op as { toolDescription?: string }).toolDescription;
-			if (!text) continue;
 			fields.push({
 				displayName: 'Tool Description',
 				name: 'toolDescription',
 				type: 'string',
 				typeOptions: { rows: 4 },
-				default: text,
+				default: op.toolDescription,
 				description: 'What the AI model is told this tool does, needs and returns',
 				displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
 			});

@@ -4,14 +4,14 @@ import { contactIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
+export const fields: INodeProperties[] = [contactIdField];
+
 export const option = {
 	name: 'Create Access Code',
 	value: 'createAccessCode',
 	action: 'Create an access code for a contact',
 	description: 'Create a one-time access code (OTP) for a contact',
 };
-
-export const fields: INodeProperties[] = [contactIdField];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');

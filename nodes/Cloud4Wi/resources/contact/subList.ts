@@ -1,13 +1,26 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { contactIdField, getManyFields } from '../../shared/descriptions';
+import type { Operation } from '../../shared/descriptions';
 import type { Paging } from '../../shared/paginate';
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/path';
 import type { ItemInput } from '../../shared/input';
 
+/** A contact's sub-list as an operation: its Operation choice (the description apart) and its tool's text. */
+interface SubList {
+	option: { name: string; value: string; action: string };
+	description: string;
+	toolDescription: string;
+}
+
 /** A list that belongs to one contact (`/v2/customers/{cid}/<suffix>`): one item per record, records as sent. */
-export function contactSubList(suffix: string, recordsKey: string, paging: Paging) {
+export function contactSubList(
+	suffix: string,
+	recordsKey: string,
+	paging: Paging,
+	{ option, description, toolDescription }: SubList,
+): Operation {
 	const fields: INodeProperties[] = [contactIdField, ...getManyFields()];
 	async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 		const contactId = input.id('contactId', 'Contact ID');
@@ -26,5 +39,5 @@ export function contactSubList(suffix: string, recordsKey: string, paging: Pagin
 			max,
 		);
 	}
-	return { fields, execute };
+	return { option: { ...option, description }, fields, execute, toolDescription };
 }
