@@ -32,13 +32,13 @@ const asTool = (property: INodeProperties, tool: boolean): INodeProperties => ({
 export function toolDescriptionFields(resources: Record<string, { operations: Record<string, Operation> }>) {
 	const fields: INodeProperties[] = [];
 	for (const [resource, { operations }] of Object.entries(resources)) {
-		for (const [operation, op] of Object.entries(operations)) {
+		for (const [operation, { toolDescription }] of Object.entries(operations)) {
 			fields.push({
 				displayName: 'Tool Description',
 				name: 'toolDescription',
 				type: 'string',
 				typeOptions: { rows: 4 },
-				default: op.toolDescription,
+				default: toolDescription,
 				description: 'What the AI model is told this tool does, needs and returns',
 				displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
 			});
