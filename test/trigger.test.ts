@@ -29,7 +29,7 @@ async function poll(ctx: TestContext, workflow: Workflow): Promise<string[]> {
 
 function inject(ctx: TestContext, events: IDataObject[]): Injected[] {
 	return ctx.sb
-		.injectEvents(events as unknown as InjectedEvent[])
+		.injectEvents(events as InjectedEvent[])
 		.map((e) => ({ id: String(e.event.id), type: String(e.event.type) }));
 }
 

@@ -25,9 +25,13 @@ export const LOCATION_REQUIRED = {
 export const ACTION_TYPE = 'n8n-nodes-cloud4wi.cloud4Wi';
 export const TRIGGER_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTrigger';
 
-export interface TestContext {
-	sb: Sandbox;
+/** What a run needs: the credential store (a sandbox's, a stand-in's or one built for the test). */
+export interface StoreContext {
 	store: CredentialStore;
+}
+
+export interface TestContext extends StoreContext {
+	sb: Sandbox;
 }
 
 /** A credential store holding one Cloud4Wi credential for a sandbox (token empty, as a freshly created one). */
@@ -109,7 +113,7 @@ export interface ActionResult extends RunResult {
 
 /** Runs one Cloud4Wi node through the engine and returns its output. */
 export async function runAction(
-	ctx: TestContext,
+	ctx: StoreContext,
 	parameters: INodeParameters,
 	items: IDataObject[] = [{}],
 	extra: Partial<INode> = {},

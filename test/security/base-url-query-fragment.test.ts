@@ -4,7 +4,6 @@
  * lands in the query or fragment: every operation (and the login, with the secret) goes to the Base URL's own path.
  */
 import { runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { standIn, storeFor, TOKEN } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
@@ -16,7 +15,7 @@ const storeWith = (baseUrl: string, sessionToken = '') => storeFor(baseUrl, { se
 test('Base URL ending in an empty fragment: Contact > Delete of "c-other" deletes the contact named in the Base URL', async () => {
 	si = await standIn((r) => (r.method === 'DELETE' ? { status: 204 } : undefined));
 	const result = await runAction(
-		{ store: storeWith(`${si.url}/v1/customers/c-victim#`, TOKEN) } as unknown as TestContext,
+		{ store: storeWith(`${si.url}/v1/customers/c-victim#`, TOKEN) },
 		{
 			resource: 'contact',
 			operation: 'delete',
@@ -30,7 +29,7 @@ test('Base URL ending in an empty fragment: Contact > Delete of "c-other" delete
 
 test('Base URL ending in an empty query: the login (with the secret) and every request go to "/", not their endpoint', async () => {
 	si = await standIn(() => undefined);
-	await runAction({ store: storeWith(`${si.url}/?`) } as unknown as TestContext, {
+	await runAction({ store: storeWith(`${si.url}/?`) }, {
 		resource: 'segment',
 		operation: 'getAll',
 		returnAll: true,

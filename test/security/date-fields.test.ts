@@ -65,7 +65,7 @@ describe.each(DATE_FIELDS)('%s, %s', (_, label, name, params) => {
 		[['2025-03-01'], 'a list'],
 		[{ date: '2025-03-01' }, 'an object'],
 	])('mapped %j: refused by its kind, naming the field, nothing sent', async (value, kind) => {
-		const result = await runAction(ctx, params(MAPPED), [{ v: value as unknown as IDataObject }]);
+		const result = await runAction(ctx, params(MAPPED), [{ v: value as IDataObject }]);
 		expect(result.error).toBeDefined();
 		const error = lastThrownError();
 		expect(error).toBeInstanceOf(NodeOperationError);

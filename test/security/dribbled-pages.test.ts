@@ -8,7 +8,6 @@
  * test/stand-in/hotspot-limit, still works).
  */
 import { runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { ORG, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
@@ -33,7 +32,7 @@ test('pages of one record each, 1e9 announced: the listing stops early with an e
 					];
 		return { body: { status: 'ok', totalCount: 1_000_000_000, count: events.length, scrollId: `s${page}`, events } };
 	});
-	const result = await runAction({ store: si.store } as unknown as TestContext, {
+	const result = await runAction(si, {
 		resource: 'event',
 		operation: 'getAll',
 		returnAll: true,

@@ -370,7 +370,7 @@ test.each(HOSTILE)(
 	"the credential's default organization %j, with the node field empty: refused, nothing sent",
 	async (value) => {
 		const store = credentialFor(ctx.sb, { organizationId: value });
-		await runAction({ sb: ctx.sb, store }, { resource: 'segment', operation: 'getAll', returnAll: true });
+		await runAction({ store }, { resource: 'segment', operation: 'getAll', returnAll: true });
 		refused('Organization ID (the credential’s default)');
 	},
 );

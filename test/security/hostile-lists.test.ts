@@ -142,7 +142,7 @@ describe('the trigger', () => {
 	});
 
 	test('event kinds as text from an expression are split (they failed the poll before)', async () => {
-		await pollOnce(trigger({ events: 'signup,visit' as unknown as string[] }), ctx.store, 'Trigger', 'manual').catch(
+		await pollOnce(trigger({ events: 'signup,visit' }), ctx.store, 'Trigger', 'manual').catch(
 			() => undefined, // no matching event in the sandbox is fine: the request is what counts
 		);
 		const events = ctx.sb.requests.filter((r) => r.path.endsWith('/events')).map((r) => r.query.events);

@@ -25,7 +25,7 @@ const contactPage = (customers: IDataObject[], totalCount: number) => ({
 	sId: 'scroll-1',
 	customers,
 });
-const contacts = (...indexes: number[]) => indexes.map((i) => ctx.sb.data.contacts[i] as unknown as IDataObject);
+const contacts = (...indexes: number[]) => indexes.map((i) => ({ ...ctx.sb.data.contacts[i] }));
 const cids = (records: IDataObject[]) => records.map((r) => String(r.cid));
 const contactPages = () => ctx.sb.requests.filter((r) => /^\/v2\/customers\/organizations\//.test(r.path)).length;
 

@@ -3,7 +3,6 @@
  * the error and in Continue On Fail items, unlike every other refusal; only the message's text named it.
  */
 import { runAction, triggerWorkflow } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { atScale, buildWorkflow, pollOnce } from '../harness/engine';
 import { standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
@@ -12,7 +11,7 @@ let si: StandIn;
 afterEach(async () => await si.close());
 
 const getContact = { resource: 'contact', operation: 'get', contactId: '={{ $json.cid }}' };
-const asCtx = () => ({ store: si.store }) as unknown as TestContext;
+const asCtx = () => si;
 
 test.each([401, 403, 400, 503])('a login refused with %s: every item and the poll carry the status', async (status) => {
 	si = await standIn((r) =>
@@ -38,7 +37,7 @@ test('a login with no answer: no status is made up', async () => {
 	si = await standIn(() => undefined);
 	const store = si.store;
 	await si.close(); // nothing listens there any more
-	const failed = await runAction({ store } as unknown as TestContext, getContact, [{ cid: 'c-1' }]);
+	const failed = await runAction({ store }, getContact, [{ cid: 'c-1' }]);
 	expect(failed.error?.message).toMatch(/^Cloud4Wi login failed: no answer from/);
 	expect(failed.error?.httpCode ?? undefined).toBeUndefined();
 	si = await standIn(() => undefined); // for afterEach

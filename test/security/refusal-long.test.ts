@@ -4,7 +4,6 @@
  * Continue On Fail item. The words are cut at MOST_SAID_CHARS, saying how long they were; a secret at the cut is masked.
  */
 import { CREDENTIAL_ID, runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { errorText, lastThrownError, testCredential } from '../harness/engine';
 import { standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
@@ -13,7 +12,7 @@ let si: StandIn;
 afterEach(async () => await si.close());
 
 const getContact = { resource: 'contact', operation: 'get', contactId: 'c-1' };
-const asCtx = () => ({ store: si.store }) as unknown as TestContext;
+const asCtx = () => si;
 const HUGE = 5 * 1024 * 1024;
 const cut = `${'x'.repeat(2000)}… (${HUGE} characters in all)`;
 

@@ -4,7 +4,6 @@
  * `{message: {...}}` or plain text; the user saw "Cloud4Wi answered HTTP 409" and a hint saying "The message names it".
  */
 import { CREDENTIAL_ID, runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { atScale, lastThrownError, testCredential } from '../harness/engine';
 import { standIn } from '../harness/stand-in';
 import type { Reply, StandIn } from '../harness/stand-in';
@@ -13,7 +12,7 @@ let si: StandIn;
 afterEach(async () => await si.close());
 
 const getContact = { resource: 'contact', operation: 'get', contactId: 'c-1' };
-const asCtx = () => ({ store: si.store }) as unknown as TestContext;
+const asCtx = () => si;
 
 const shapes: Array<[string, Reply, string]> = [
 	['{message} (the spec)', { body: { message: 'Contact c-1 is locked' } }, 'Contact c-1 is locked'],

@@ -6,7 +6,6 @@
  */
 import { runAction } from '../harness/cloud4wi';
 import { scaleTimeLimits } from '../harness/engine';
-import type { TestContext } from '../harness/cloud4wi';
 import { ORG, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
@@ -32,7 +31,7 @@ test.each(['0', '-5', '0x1', '1e-3', 'Thu, 01 Jan 1970 00:00:00 GMT'])(
 				: { body: { segments: [{ id: 's1', name: 'VIP' }] } };
 		});
 		const result = await runAction(
-			{ store: si.store } as unknown as TestContext,
+			si,
 			{ resource: 'segment', operation: 'getAll', returnAll: true },
 			Array.from({ length: ITEMS }, () => ({})),
 			{ continueOnFail: true },

@@ -1,5 +1,4 @@
 import { runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { ORG, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
@@ -14,7 +13,7 @@ test('a hostile scroll id goes back as one query value on the same path', async 
 			return { body: { totalCount: 2, count: 1, sId: HOSTILE, customers: [{ cid: 'c1' }] } };
 		return { body: { totalCount: 2, count: 1, sId: HOSTILE, customers: [{ cid: 'c2' }] } };
 	});
-	await runAction({ store: si.store } as unknown as TestContext, {
+	await runAction(si, {
 		resource: 'contact',
 		operation: 'getAll',
 		returnAll: true,

@@ -7,7 +7,6 @@
  * Timeout can stop it). A JSON string of backslashes (`"\\\\..."`) is valid JSON any service may send in a field.
  * Masking must stay linear: such an answer must be handled as fast as any other of its size (a 16 MB page masks in ~9 ms).
  */
-import type { TestContext } from '../harness/cloud4wi';
 import { CREDENTIAL_ID, runAction } from '../harness/cloud4wi';
 import { testCredential } from '../harness/engine';
 import { ORG, standIn } from '../harness/stand-in';
@@ -29,7 +28,7 @@ test('an answer holding a long run of backslashes (valid JSON) is read in well u
 		return { raw: JSON.stringify({ segments: [{ id: 's1', name: 'S', note }] }).replace('A"', '\\u0041"') };
 	});
 	const started = Date.now();
-	const result = await runAction({ store: si.store } as unknown as TestContext, {
+	const result = await runAction(si, {
 		resource: 'segment',
 		operation: 'getAll',
 		returnAll: true,

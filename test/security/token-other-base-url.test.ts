@@ -4,7 +4,6 @@
  * the new host, before any login there.
  */
 import { runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { standIn, storeFor } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
@@ -26,12 +25,12 @@ test("a token issued by one Base URL is not sent to another after the credential
 	);
 	b = await standIn((r) => (r.path.startsWith('/v2/segments/') ? segments : undefined));
 	const store = storeFor(a.url);
-	await runAction({ store } as unknown as TestContext, { resource: 'segment', operation: 'getAll', returnAll: true });
+	await runAction({ store }, { resource: 'segment', operation: 'getAll', returnAll: true });
 	const issuedByA = String(store.stored('cred-1').sessionToken);
 	expect(issuedByA).toBe('tok-from-A');
 	// The user edits the credential: a new Base URL; n8n keeps the hidden token field.
 	store.set('cred-1', 'cloud4WiApi', { ...store.stored('cred-1'), baseUrl: b.url });
-	await runAction({ store } as unknown as TestContext, { resource: 'segment', operation: 'getAll', returnAll: true });
+	await runAction({ store }, { resource: 'segment', operation: 'getAll', returnAll: true });
 	const sentToB = b.requests.map((r) => r.headers.authorization ?? '');
 	expect(sentToB).not.toContain(`Bearer ${issuedByA}`);
 });

@@ -6,7 +6,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { ORG, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
@@ -42,7 +41,7 @@ function literalScrolls() {
 
 test('Event > Get Many, Return All, reads every page from a stand-in that gives scrollId only when enableScroll=true', async () => {
 	si = await standIn(literalScrolls());
-	const result = await runAction({ store: si.store } as unknown as TestContext, {
+	const result = await runAction(si, {
 		resource: 'event',
 		operation: 'getAll',
 		returnAll: true,

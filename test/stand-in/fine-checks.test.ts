@@ -1,12 +1,11 @@
 /** Variations of a spec-conforming stand-in that the node already handled, kept so that they stay handled. */
-import type { TestContext } from '../harness/cloud4wi';
 import { runAction, startCloud4Wi } from '../harness/cloud4wi';
 import { ORG, standIn } from '../harness/stand-in';
 
 test('429 with Retry-After as an HTTP date is waited for, then retried', async () => {
 	const ctx = await startCloud4Wi();
 	const when = new Date(Date.now() + 2000).toUTCString();
-	ctx.sb.addFault({ method: 'GET', path: '/segments/', status: 429, retryAfter: when as unknown as number });
+	ctx.sb.addFault({ method: 'GET', path: '/segments/', status: 429, retryAfter: when });
 	const started = Date.now();
 	const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
 	expect(result.error).toBeUndefined();
@@ -24,7 +23,7 @@ test('schema-form events (type/id at top level), numbers as strings, scroll id t
 		served += page.length;
 		return { body: { status: 'ok', generated: 'x', count: String(page.length), events: page, scrollId: 'same' } };
 	});
-	const result = await runAction({ store: si.store } as unknown as TestContext, {
+	const result = await runAction(si, {
 		resource: 'event',
 		operation: 'getAll',
 		returnAll: false,

@@ -7,7 +7,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { node, ACTION_TYPE, runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { loadOptionsOf } from '../harness/engine';
 import { ORG, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
@@ -35,7 +34,7 @@ const capped = () =>
 
 test('Hotspot > Get Many, Return All, gets all 250 hotspots', async () => {
 	si = await capped();
-	const result = await runAction({ store: si.store } as unknown as TestContext, {
+	const result = await runAction(si, {
 		resource: 'hotspot',
 		operation: 'getAll',
 		returnAll: true,

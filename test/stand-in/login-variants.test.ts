@@ -4,7 +4,6 @@
  * "Where the two disagree, handle both": any 2xx with a token, in the body or only in the header, logs in.
  */
 import { CREDENTIAL_ID, runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { testCredential } from '../harness/engine';
 import { ORG, standIn, TOKEN } from '../harness/stand-in';
 import type { InRequest, Reply, StandIn } from '../harness/stand-in';
@@ -32,7 +31,7 @@ describe.each(variants)('login answers %s', (_name, login) => {
 
 	test('an operation works', async () => {
 		si = await standIn(handler);
-		const result = await runAction({ store: si.store } as unknown as TestContext, {
+		const result = await runAction(si, {
 			resource: 'segment',
 			operation: 'getAll',
 			returnAll: true,

@@ -6,7 +6,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runAction } from '../harness/cloud4wi';
-import type { TestContext } from '../harness/cloud4wi';
 import { ORG, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
 
@@ -29,7 +28,7 @@ test('Contact > Get Many, Return All, follows a scroll id named `sid` in the ans
 			body: { generated: new Date().toISOString(), totalCount: TOTAL, count: page.length, sid: id, customers: page },
 		};
 	});
-	const result = await runAction({ store: si.store } as unknown as TestContext, {
+	const result = await runAction(si, {
 		resource: 'contact',
 		operation: 'getAll',
 		returnAll: true,

@@ -8,7 +8,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { TestContext } from '../harness/cloud4wi';
 import { runAction } from '../harness/cloud4wi';
 import { lastThrownError } from '../harness/engine';
 import { standIn } from '../harness/stand-in';
@@ -49,7 +48,7 @@ const cases: Array<[string, INodeParameters, string]> = [
 
 test.each(cases)('Update with an empty %s fails the item naming it, with nothing sent', async (_, params, field) => {
 	si = await standIn(answerWrites);
-	const result = await runAction({ store: si.store } as unknown as TestContext, params);
+	const result = await runAction(si, params);
 	expect(result.error).toBeDefined();
 	expect(lastThrownError()).toBeInstanceOf(NodeOperationError);
 	expect((lastThrownError() as Error).message).toBe(`${field}: is required`);
@@ -58,7 +57,7 @@ test.each(cases)('Update with an empty %s fails the item naming it, with nothing
 
 test('an Update Field that may be cleared still goes as empty: Description', async () => {
 	si = await standIn(answerWrites);
-	const result = await runAction({ store: si.store } as unknown as TestContext, location('description', ''));
+	const result = await runAction(si, location('description', ''));
 	expect(result.error).toBeUndefined();
 	expect(si.requests.find((r) => r.method === 'PUT')?.body).toEqual({ description: '' });
 });

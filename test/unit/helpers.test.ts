@@ -349,7 +349,7 @@ test('a time without a zone, written with T or a space, is UTC, not the zone n8n
 });
 
 describe('ItemInput readers', () => {
-	const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as unknown as IExecuteFunctions, 0);
+	const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as IExecuteFunctions, 0);
 
 	test.each([
 		[true, true],

@@ -38,7 +38,7 @@ const HOSTILE_ENTRIES: Array<[string, string]> = [
 /** Entries the service takes as they are: "&", "%", ";" and spaces are the query encoder's business. */
 const FINE_ENTRIES = ['c-12', 'late-night', 'late night', 'c&d', '50% off', 'a;b', 'café', 'signup'];
 
-const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as unknown as IExecuteFunctions, 0);
+const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as IExecuteFunctions, 0);
 function readerError(value: unknown): NodeOperationError | undefined {
 	try {
 		input.list(value, 'Filters > Tags');

@@ -25,7 +25,7 @@ const ODD_LISTS: unknown[] = [
 ];
 const kindOf = (value: unknown) => (Array.isArray(value) ? 'a list' : 'an object');
 
-const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as unknown as IExecuteFunctions, 0);
+const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as IExecuteFunctions, 0);
 /** Every reader a text field goes through, each given the value for a field labelled "Field". */
 const TEXT_READERS: Array<[string, (value: unknown) => unknown]> = [
 	['text', (v) => input.text(v, 'Field')],

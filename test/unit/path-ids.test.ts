@@ -140,7 +140,7 @@ const LEGIT = [
 	'12345',
 ];
 
-const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as unknown as IExecuteFunctions, 0);
+const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as IExecuteFunctions, 0);
 /** What the field reader throws for `value` in the Contact ID field, or undefined when it takes it. */
 function readerError(value: unknown): NodeOperationError | undefined {
 	try {
