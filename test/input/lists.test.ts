@@ -303,3 +303,41 @@ describe('every list field', () => {
 		});
 	});
 });
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+describe('listEntryProblem', () => {
+	test.each([
+		['a,b', 'contains a comma, which would make it two entries'],
+		['a%2Cb', '(once %-decoded: "a,b")'],
+		['a%252cb', '(once %-decoded: "a,b")'],
+		['a%2Cb%', '(once %-decoded: "a,b%")'],
+		['a%%32Cb', '(once %-decoded: "a,b")'],
+		['a\uff0cb', '(once normalised: "a,b")'],
+		['a\ufe50b', '(once normalised: "a,b")'],
+		['a%EF%BC%8Cb', '(once %-decoded and normalised: "a,b")'],
+	])('%p: %s', (value, problem) => {
+		expect(listEntryProblem(value)).toContain(problem);
+	});
+	test.each(['c-12', 'late-night', 'c&d', '50% off', 'a;b', 'café'])('%p is fine', (value) => {
+		expect(listEntryProblem(value)).toBeUndefined();
+	});
+});
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+describe('commaList', () => {
+	test('a text is split at its commas; a list is taken entry by entry; blanks are dropped', () => {
+		expect(commaList(' s1, s2 ,,')).toEqual({ entries: ['s1', 's2'] });
+		expect(commaList([' s1 ', '', null, 's2'])).toEqual({ entries: ['s1', 's2'] });
+		expect(commaList(undefined)).toEqual({ entries: [] });
+	});
+	test('a list or an object as an entry, or an object for the whole list, is refused (String() made "a,b" of it)', () => {
+		expect(commaList(['s1', ['s2', 's3']]).problem).toBe('has an entry that is a list, not text or a number');
+		expect(commaList([{ id: 's1' }]).problem).toBe('has an entry that is an object, not text or a number');
+		expect(commaList({ id: 's1' }).problem).toBe('has an entry that is an object, not text or a number');
+		expect(commaList(['s1', 2])).toEqual({ entries: ['s1', '2'] });
+	});
+	test('a list entry holding a comma, or a text piece holding an encoded one, is refused', () => {
+		expect(commaList(['s1,s2']).problem).toMatch(/^"s1,s2" contains a comma/);
+		expect(commaList('s1,a%2Cb').problem).toMatch(/^"a%2Cb" contains a comma/);
+	});
+});

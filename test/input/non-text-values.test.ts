@@ -460,3 +460,15 @@ describe('every such field', () => {
 		expect(sent).toEqual([expect.objectContaining({ extId: '42', email: 'a@b.co', segmentCids: 's-1' })]);
 	});
 });
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+describe('ItemInput readers', () => {
+	const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as IExecuteFunctions, 0);
+	test('text: a list or an object is refused; text, numbers and nothing are read', () => {
+		expect(() => input.text(['a', 'b'], 'Name')).toThrow('Name: must be text or a number, got a list');
+		expect(() => input.text({ a: 1 }, 'Name')).toThrow('Name: must be text or a number, got an object');
+		expect(input.text(' a ', 'Name')).toBe(' a ');
+		expect(input.text(12, 'Name')).toBe('12');
+		expect(input.text(undefined, 'Name')).toBe('');
+	});
+});

@@ -1,12 +1,13 @@
 /** On/off values mapped from data: read as what they say, or refused; by the reader, then through every on/off field. */
 import fc from 'fast-check';
-import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties, INodeType, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { notOnOffProblem, onOffOf } from '../../nodes/Cloud4Wi/shared/formats';
 import type { TestContext } from '../harness/cloud4wi';
 import { ACTION_TYPE, LOCATION_REQUIRED, runAction, startCloud4Wi } from '../harness/cloud4wi';
 import { lastThrownError, nodeTypes } from '../harness/engine';
+import { ItemInput } from '../../nodes/Cloud4Wi/shared/input';
 
 /**
  * The on/off reading, value by value: mapped data gives text ("false" from a sheet, a form or JSON text), and
@@ -355,5 +356,50 @@ describe('every on/off field', () => {
 		};
 		walk((nodeTypes.getByNameAndVersion(ACTION_TYPE) as INodeType).description.properties, {}, '');
 		expect([...found].sort()).toEqual(ROWS.map(([r, o, where]) => `${r} ${o}, ${where}`).sort());
+	});
+});
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+describe('ItemInput readers', () => {
+	const input = new ItemInput({ getNode: () => ({ name: 'Cloud4Wi' }) } as IExecuteFunctions, 0);
+
+	test.each([
+		[true, true],
+		['true', true],
+		[' TRUE ', true],
+		['1', true],
+		[' 1 ', true],
+		[1, true],
+		[false, false],
+		['False', false],
+		['\tfalse\n', false],
+		['0', false],
+		[0, false],
+	])('on/off %j is %s', (value, meaning) => {
+		expect(input.onOff(value, 'Field')).toBe(meaning);
+	});
+
+	test.each([
+		'no',
+		'yes',
+		'on',
+		'off',
+		'',
+		' ',
+		'maybe',
+		'true false',
+		'2',
+		2,
+		-1,
+		0.5,
+		NaN,
+		null,
+		undefined,
+		{},
+		[],
+		[true],
+	])('on/off %j is refused, naming the field', (value) => {
+		expect(() => input.onOff(value, 'Filters > Deleted')).toThrow(NodeOperationError);
+		expect(() => input.onOff(value, 'Filters > Deleted')).toThrow(/^Filters > Deleted: must be true or false, got /);
 	});
 });

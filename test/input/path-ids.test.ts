@@ -923,3 +923,119 @@ describe('padded dot segments', () => {
 		expect(String(emitted![0].json.contactError)).toMatch(/contact ID/);
 	});
 });
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+describe('apiPath', () => {
+	const id = (value: string) => value as PathId;
+	test('encodes every id', () => {
+		expect(apiPath`/v2/customers/${id('a b+é')}/otp`).toBe('/v2/customers/a%20b%2B%C3%A9/otp');
+		expect(apiPath`/v1/organizations/${id('o1')}/locations/${id('l1')}`).toBe('/v1/organizations/o1/locations/l1');
+	});
+	test.each([
+		'',
+		' ',
+		'..',
+		'.',
+		'a/b',
+		'a\\b',
+		'a?b',
+		'a#b',
+		'a\nb',
+		'%2e%2e',
+		'%2E.',
+		'a%2Fb',
+		'a%252Fb',
+		'a%5cb',
+		'%00',
+		' x',
+		'a%2Fb%',
+		'a%c0%afb',
+		'a\uff0fb',
+		'a\u2215b',
+		'a;v=1',
+	])('refuses %p even if a caller skipped the check', (value) => {
+		expect(() => apiPath`/v1/customers/${id(value)}`).toThrow('Refused to build a Cloud4Wi path');
+	});
+});
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+describe('pathIdProblem', () => {
+	test.each([
+		['', 'is empty'],
+		['..', 'dot segment'],
+		['.', 'dot segment'],
+		['%2e%2E', 'dot segment'],
+		['.%2e', 'dot segment'],
+		['a/b', '"/", "\\", "?" or "#"'],
+		['a\\b', '"/", "\\", "?" or "#"'],
+		['a?b', '"/", "\\", "?" or "#"'],
+		['a#b', '"/", "\\", "?" or "#"'],
+		['a%2fb', 'once %-decoded'],
+		['a%25252fb', 'once %-decoded'],
+		['line\nbreak', 'control character'],
+		['tab\there', 'control character'],
+		['nul%00', 'control character'],
+		['del\u007f', 'control character'],
+		// A "%" that starts no escape, at any layer, or escapes that are not UTF-8: a lenient decoder reads them anyhow.
+		['100%', 'not followed by two hex digits'],
+		['%zz', 'not followed by two hex digits'],
+		['a%2Fb%', 'not followed by two hex digits'],
+		['x%252F%zz', 'not followed by two hex digits'],
+		['%2e%2e%', 'not followed by two hex digits'],
+		['a%25zz', 'not followed by two hex digits (once %-decoded: "a%zz")'],
+		['..%2F..%2Fsts%2Flogout%c0', 'do not decode to text'],
+		['logout%c0', 'do not decode to text'],
+		['a%c0%afb', 'do not decode to text'],
+		['%c0%ae%c0%ae', 'do not decode to text'],
+		['a%ed%a0%80b', 'do not decode to text'],
+		['a\ud800b', 'lone UTF-16 surrogate'],
+		['a%2525252Fb', '%-encoded too many times'],
+		// Look-alikes a server may normalise onto route characters.
+		['a\uff0fb', '(once normalised: "a/b")'],
+		['\uff0e\uff0e', 'dot segment (once normalised: "..")'],
+		['a\uff1fb', '(once normalised: "a?b")'],
+		['a\uff03b', '(once normalised: "a#b")'],
+		['a\uff3cb', '(once normalised: "a\\\\b")'],
+		['a\ufe68b', '(once normalised: "a\\\\b")'],
+		['\u2024\u2024', 'dot segment (once normalised: "..")'],
+		['\ufe52', 'dot segment (once normalised: ".")'],
+		['\u2025', 'dot segment (once normalised: "..")'],
+		['a%EF%BC%8Fb', '(once %-decoded and normalised: "a/b")'],
+		['a\uff052Fb', '(once %-decoded and normalised: "a/b")'],
+		['a\u2215b', 'U+2215'],
+		['a\u2044b', 'U+2044'],
+		['a\u29f8b', 'U+29F8'],
+		['a\u2216b', 'U+2216'],
+		['a\u3002b', 'U+3002'],
+		// Matrix parameters.
+		['a;v=1', 'contains ";"'],
+		['a%3Bv=1', 'contains ";" (once %-decoded: "a;v=1")'],
+		['a\uff1bv=1', 'contains ";" (once normalised: "a;v=1")'],
+		// Commas: a server that takes several ids in one segment would act on two records.
+		['a,b', 'contains a comma, which could be read as two IDs'],
+		[',', 'contains a comma'],
+		['a%2Cb', 'contains a comma (once %-decoded: "a,b")'],
+		['a%252cb', 'contains a comma (once %-decoded: "a,b")'],
+		['a\uff0cb', 'contains a comma (once normalised: "a,b")'],
+		['a%EF%BC%8Cb', 'contains a comma (once %-decoded and normalised: "a,b")'],
+	])('%p: %s', (value, problem) => {
+		expect(pathIdProblem(value)).toContain(problem);
+	});
+	test.each([
+		'c-12',
+		'5f3c9a0e1b2d4c6e8f0a1b2c',
+		'5f3c9a0e-1b2d-4c6e-8f0a-1b2c3d4e5f60',
+		'A_B-C.D',
+		'a:b',
+		'user@example.com',
+		'a b',
+		'...',
+		'café',
+		'Ünïcödé',
+		'東京',
+		'\ufb01le',
+		'a%20b',
+	])('%p is fine', (value) => {
+		expect(pathIdProblem(value)).toBeUndefined();
+	});
+});

@@ -58,6 +58,15 @@ describe('fields that resolve to nothing', () => {
 		expect(ctx.sb.requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([{ name: 'Renamed' }]);
 	});
 
+	test('an empty Update is refused before any request', async () => {
+		const target = ctx.sb.data.locations[3];
+		expectInputError(
+			ctx,
+			await runAction(ctx, { resource: 'location', operation: 'update', locationId: target.id, updateFields: {} }),
+			'Update Fields (add at least one field to change)',
+		);
+	});
+
 	describe('Hotspot > Update', () => {
 		const hotspotUpdate = (extra: INodeParameters): INodeParameters => ({
 			resource: 'hotspot',

@@ -1,4 +1,4 @@
-import { runAction } from '../harness/cloud4wi';
+import { runAction, startCloud4Wi } from '../harness/cloud4wi';
 import { scaleTimeLimits } from '../harness/engine';
 import { ORG, standIn } from '../harness/stand-in';
 import type { StandIn } from '../harness/stand-in';
@@ -37,3 +37,15 @@ test.each(['0', '-5', '0x1', '1e-3', 'Thu, 01 Jan 1970 00:00:00 GMT'])(
 	},
 	10_000,
 );
+
+/** Variations of a spec-conforming stand-in that the node already handled, kept so that they stay handled. */
+test('429 with Retry-After as an HTTP date is waited for, then retried', async () => {
+	const ctx = await startCloud4Wi();
+	const when = new Date(Date.now() + 2000).toUTCString();
+	ctx.sb.addFault({ method: 'GET', path: '/segments/', status: 429, retryAfter: when });
+	const started = Date.now();
+	const result = await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
+	expect(result.error).toBeUndefined();
+	expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+	await ctx.sb.close();
+});

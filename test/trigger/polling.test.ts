@@ -4,6 +4,7 @@ import type { InjectedEvent } from '../sandbox';
 import type { TestContext } from '../harness/cloud4wi';
 import { startCloud4Wi, triggerWorkflow } from '../harness/cloud4wi';
 import { buildWorkflow, pollOnce } from '../harness/engine';
+import { eventId } from '../../nodes/Cloud4Wi/shared/events';
 
 const MINUTE = 60_000;
 
@@ -775,4 +776,13 @@ describe('Cloud4Wi Trigger: events in the schema form (no `when`, no `where`)', 
 		expect(await poll(ctx, workflow)).toEqual([atHere.event.id]);
 		expect(await poll(ctx, workflow)).toEqual([]);
 	});
+});
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+test("an event's id in either shape, a number as text (the trigger remembers ids as text); none without one", () => {
+	expect(eventId({ event: { type: 'signup', id: 'e1l' } })).toBe('e1l');
+	expect(eventId({ type: 'signup', id: 'e2g' })).toBe('e2g');
+	expect(eventId({ event: { type: 'signup', id: 42 } })).toBe('42');
+	expect(eventId({ event: { type: 'signup' } })).toBeUndefined();
+	expect(eventId({ event: { type: 'signup', id: { nested: 1 } } })).toBeUndefined();
 });

@@ -1,15 +1,20 @@
 /**
- * Event (getAll, getAllForContact) and WiFi connection (getAll) operations, run through the engine against
- * the sandbox. Every test checks what the sandbox received and what the node returned.
+ * Event operations (getAll, getAllForContact), run through the engine against the sandbox. Every test checks what the
+ * sandbox received and what the node returned.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { InjectedEvent, LiveEvent, LoggedRequest, WifiConnection } from '../sandbox';
-import type { TestContext } from '../harness/cloud4wi';
-import { actionWorkflow, apiCalls, expectInputError, runAction, startCloud4Wi } from '../harness/cloud4wi';
-import { buildWorkflow, lastThrownError, runWorkflow } from '../harness/engine';
+import type { InjectedEvent, LiveEvent, LoggedRequest } from '../../sandbox';
+import type { TestContext } from '../../harness/cloud4wi';
+import { actionWorkflow, apiCalls, expectInputError, runAction, startCloud4Wi } from '../../harness/cloud4wi';
+import { buildWorkflow, lastThrownError, runWorkflow } from '../../harness/engine';
+import { kindFilter } from '../../../nodes/Cloud4Wi/shared/events';
 
+/**
+ * Event (getAll, getAllForContact) and WiFi connection (getAll) operations, run through the engine against
+ * the sandbox. Every test checks what the sandbox received and what the node returned.
+ */
 const EVENTS = 25_000;
 const CONNECTIONS = 25_000;
 /** Injected events live in this window, far from the seeded last 30 days, so a date filter isolates them. */
@@ -30,7 +35,6 @@ const byUtc = (a: LiveEvent, b: LiveEvent) =>
 	a.when.createdAt.localeCompare(b.when.createdAt) || idOf(a).localeCompare(idOf(b));
 const apiRequests = (): LoggedRequest[] => ctx.sb.requests.filter((r) => !r.path.startsWith('/v1/sts/login'));
 const eventsPath = () => `/v1/organizations/${org}/events`;
-const accountingsPath = () => `/v2/organizations/${org}/accountings`;
 
 beforeAll(async () => {
 	ctx = await startCloud4Wi({ events: EVENTS, connections: CONNECTIONS });
@@ -393,89 +397,12 @@ describe('event: Get Many for Contact', () => {
 		expect(apiCalls(ctx.sb)).toEqual([`GET /v1/organizations/${org}/customers/no-such-contact/events`]);
 	});
 });
-
-describe('wifiConnection: Get Many', () => {
-	test('Return All scrolls with sid through three pages of the same size', async () => {
-		const { error, json: out } = await runAction(ctx, {
-			resource: 'wifiConnection',
-			operation: 'getAll',
-			returnAll: true,
-		});
-		expect(error).toBeUndefined();
-		const pages = apiRequests();
-		expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill(`GET ${accountingsPath()}`));
-		expect(pages[0].query).toEqual({ size: '10000' });
-		const sid = pages[1].query.sid;
-		expect(sid).toEqual(expect.any(String));
-		expect(pages[1].query).toEqual({ size: '10000', sid });
-		expect(pages[2].query).toEqual({ size: '10000', sid });
-		expect(out).toEqual(json(ctx.sb.data.connections));
-	});
-
-	test('Limit stops early: 10,000 connections in one page though more exist, 20 in one page of 20', async () => {
-		const many = await runAction(ctx, { resource: 'wifiConnection', operation: 'getAll', limit: 10_000 });
-		expect(many.error).toBeUndefined();
-		expect(apiRequests().map((r) => r.query)).toEqual([{ size: '10000' }]);
-		expect(many.json).toEqual(json(ctx.sb.data.connections.slice(0, 10_000)));
-
-		ctx.sb.clearRequests();
-		const few = await runAction(ctx, { resource: 'wifiConnection', operation: 'getAll', limit: 20 });
-		expect(apiRequests().map((r) => r.query)).toEqual([{ size: '20' }]);
-		expect(few.json).toEqual(json(ctx.sb.data.connections.slice(0, 20)));
-	});
-
-	test('filters: location, hotspot, dates as UTC instants and the time zone', async () => {
-		const sample = ctx.sb.data.connections[CONNECTIONS / 2];
-		const start = Date.parse(sample.start);
-		const from = new Date(start - 10 * 86_400_000);
-		const to = new Date(start + 2 * 86_400_000);
-		const { error, json: out } = await runAction(ctx, {
-			resource: 'wifiConnection',
-			operation: 'getAll',
-			returnAll: true,
-			filters: {
-				locationId: sample.locationId,
-				hotspotId: sample.hotspotId,
-				dateStart: from.toISOString().replace('Z', '+00:00'),
-				dateEnd: to.toISOString(),
-				timeZone: 'Europe/Rome',
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(apiRequests().map(({ method, path, query }) => ({ method, path, query }))).toEqual([
-			{
-				method: 'GET',
-				path: accountingsPath(),
-				query: {
-					size: '10000',
-					locationId: sample.locationId,
-					hotspotId: sample.hotspotId,
-					dateStart: from.toISOString(),
-					dateEnd: to.toISOString(),
-					timeZone: 'Europe/Rome',
-				},
-			},
-		]);
-		const expected = ctx.sb.data.connections.filter(
-			(c: WifiConnection) =>
-				c.locationId === sample.locationId &&
-				c.hotspotId === sample.hotspotId &&
-				Date.parse(c.start) >= from.getTime() &&
-				Date.parse(c.start) <= to.getTime(),
-		);
-		expect(expected.length).toBeGreaterThan(0);
-		expect(out).toEqual(json(expected));
-	});
-});
-
 describe('input checks: the item fails with a NodeOperationError naming the field, and nothing is sent', () => {
 	const events = { resource: 'event', operation: 'getAll' };
 	const forContact = { resource: 'event', operation: 'getAllForContact', contactId: 'c-1', limit: 5 };
-	const wifi = { resource: 'wifiConnection', operation: 'getAll', limit: 5 };
 	test.each<[string, INodeParameters, string]>([
 		['limit 0', { ...events, limit: 0 }, 'Limit'],
 		['limit 10001', { ...events, limit: 10_001 }, 'Limit'],
-		['limit 2.5', { ...wifi, limit: 2.5 }, 'Limit'],
 		['malformed From', { ...events, filters: { dateStart: 'yesterday' } }, 'Filters > From'],
 		['impossible To', { ...events, filters: { dateEnd: '2021-02-30' } }, 'Filters > To'],
 		[
@@ -493,34 +420,12 @@ describe('input checks: the item fails with a NodeOperationError naming the fiel
 			{ ...forContact, filters: { dateStart: '2021-03-02', dateEnd: '2021-03-01' } },
 			'Filters > From',
 		],
-		['time zone CET', { ...wifi, filters: { timeZone: 'CET' } }, 'Filters > Time Zone'],
-		['time zone Mars/Base', { ...wifi, filters: { timeZone: 'Mars/Base' } }, 'Filters > Time Zone'],
-		['location id with ?', { ...wifi, filters: { locationId: 'loc?x' } }, 'Filters > Location'],
-		['hotspot id with #', { ...wifi, filters: { hotspotId: 'hs#1' } }, 'Filters > Hotspot'],
-		['malformed WiFi From', { ...wifi, filters: { dateStart: '2021-13-01T00:00:00Z' } }, 'Filters > From'],
-		[
-			'WiFi From after To',
-			{ ...wifi, filters: { dateStart: '2021-03-02T00:00:00Z', dateEnd: '2021-03-01T23:00:00Z' } },
-			'Filters > From',
-		],
 	])('%s', async (_name, parameters, field) => {
 		expectInputError(ctx, await runAction(ctx, parameters), field);
 	});
 });
 
 describe('service errors, retries, token renewal and items', () => {
-	test('429 with Retry-After 0 on a read is retried and the listing completes', async () => {
-		ctx.sb.addFault({ method: 'GET', path: '/accountings$', status: 429, retryAfter: 0, times: 2 });
-		const { error, json: out } = await runAction(ctx, { resource: 'wifiConnection', operation: 'getAll', limit: 7 });
-		expect(error).toBeUndefined();
-		expect(apiRequests().map((r) => [r.status, r.query])).toEqual([
-			[429, { size: '7' }],
-			[429, { size: '7' }],
-			[200, { size: '7' }],
-		]);
-		expect(out).toEqual(json(ctx.sb.data.connections.slice(0, 7)));
-	});
-
 	test('a token that expires in the middle of a Return All of events is renewed once and the scroll goes on', async () => {
 		const loginsBefore = ctx.sb.logins;
 		ctx.sb.addFault({ method: 'GET', path: '/events$', expireTokens: true, skip: 1 });
@@ -588,5 +493,28 @@ describe('service errors, retries, token renewal and items', () => {
 			`GET /v1/organizations/${org}/customers/ghost/events`,
 			`GET /v1/organizations/${org}/customers/${bob}/events`,
 		]);
+	});
+});
+
+/** Unit tests of the small pure helpers: input checks, date handling, path building, records, kinds. */
+describe('kindFilter', () => {
+	test('filterable kinds go to the server and are checked here too', () => {
+		const filter = kindFilter(['signup', 'visit']);
+		expect(filter.query).toBe('signup,visit');
+		expect(filter.keep({ event: { type: 'visit' } })).toBe(true);
+		expect(filter.keep({ event: { type: 'login' } })).toBe(false);
+		expect(filter.keep({ type: 'signup' })).toBe(true);
+	});
+
+	test('a kind the server cannot filter sends no filter, and filters here', () => {
+		const filter = kindFilter(['signup', 'geo_visit']);
+		expect(filter.query).toBeUndefined();
+		expect(filter.keep({ event: { type: 'geo_visit' } })).toBe(true);
+		expect(filter.keep({ event: { type: 'visit' } })).toBe(false);
+	});
+
+	test('no kinds means all', () => {
+		expect(kindFilter([]).query).toBeUndefined();
+		expect(kindFilter([]).keep({ event: { type: 'arriving' } })).toBe(true);
 	});
 });
