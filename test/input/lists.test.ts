@@ -16,7 +16,7 @@ import { buildWorkflow, lastThrownError, pollOnce } from '../harness/engine';
  * Every entry of the catalogue that holds a comma (as typed, %-encoded at any depth, behind a stray "%", or as a
  * look-alike that NFKC maps to ",") is refused by `listEntryProblem`, by `commaList` (as a list entry and as a piece
  * of comma-separated text) and by the field reader naming the field; fine entries are joined. Properties cover the
- * generated classes. test/security/hostile-lists.test.ts runs two of these through every list field.
+ * generated classes. The section "every list field" runs two of these through every list field.
  */
 describe('the check, value by value', () => {
 	const COMMA = 'contains a comma';
@@ -161,7 +161,7 @@ describe('the check, value by value', () => {
  * holds a comma (as typed, %-encoded, or as a look-alike that NFKC maps to ",") fails its item (or the poll) with an
  * error naming the field, and the sandbox sees nothing; whether the entry comes in a typed list, in a list mapped from
  * the item beside a good entry, or as a piece of comma-separated text. Two entries per way: the whole catalogue runs
- * against the check itself in test/unit/list-entries.test.ts.
+ * against the check itself, above.
  */
 describe('every list field', () => {
 	/** A comma as typed and one %-encoded: a comma-splitting service (or one that decodes first) reads either as two. */

@@ -13,7 +13,8 @@ import { lastThrownError } from '../harness/engine';
  * Values that are not text, value by value: a list or an object mapped into a text, number or list field was turned
  * into text by String() (["a", "b"] became "a,b", { a: 1 } "[object Object]") and sent. Every value of the catalogue
  * is refused by `notTextProblem` and by each field reader that takes text, numbers or lists, with a message naming
- * the field and the kind of value. test/security/non-text-values.test.ts runs two of these through every such field.
+ * the field and the kind of value. The section "every such field" runs
+ * two of these through every such field.
  */
 describe('the readers, value by value', () => {
 	const NOT_TEXT: unknown[] = [['a', 'b'], ['IT'], [], { name: 'a' }, {}];
@@ -147,7 +148,7 @@ describe('the readers, value by value', () => {
  * A list or an object mapped into a text, number or list field was turned into text by String(): ["a", "b"] became
  * "a,b" and { a: 1 } "[object Object]", and either was sent. Through every such field of every operation, a list and
  * an object each fail their item with an error naming the field, and the sandbox sees nothing. Every value of the
- * catalogue runs through the field readers themselves in test/unit/non-text-values.test.ts.
+ * catalogue runs through the field readers themselves, above.
  */
 describe('every such field', () => {
 	/** A list and an object: String() made "a,b" and "[object Object]" of them. */

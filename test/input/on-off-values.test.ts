@@ -12,7 +12,8 @@ import { ItemInput } from '../../nodes/Cloud4Wi/shared/input';
 /**
  * The on/off reading, value by value: mapped data gives text ("false" from a sheet, a form or JSON text), and
  * Boolean("false") is true. Every spelling of the catalogue is read by `onOffOf` as what it says, and anything unclear
- * is refused with a message that shows it. test/security/on-off-fields.test.ts runs two of these through every field.
+ * is refused with a message that shows it. The section "every on/off field" runs two
+ * of these through every field.
  */
 describe('the reader, value by value', () => {
 	const SAYS_FALSE: unknown[] = [false, 'false', 'FALSE', 'False', ' false ', '\tfalse\n', '0', ' 0 ', 0];
@@ -98,8 +99,7 @@ describe('the reader, value by value', () => {
  * An on/off value mapped from data arrives as text ("false" from a sheet, a form or JSON text), and Boolean("false")
  * is true. Every on/off field of every operation is mapped here from the item: a spelling of false and one of true
  * must send exactly what the real boolean sends (requests and output alike), and an unclear text or a list fails the
- * item naming the field, with nothing sent. Every spelling of the catalogue is read by the check itself in
- * test/unit/on-off-values.test.ts.
+ * item naming the field, with nothing sent. Every spelling of the catalogue is read by the check itself, above.
  */
 describe('every on/off field', () => {
 	/** Text that Boolean() reads as true though it says false, and a true as a sheet gives it. */

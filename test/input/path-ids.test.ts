@@ -29,7 +29,7 @@ import { buildWorkflow, lastThrownError, loadOptionsOf, nodeTypes, pollOnce } fr
  * The path-id check, value by value: every hostile id of the catalogue is refused by `pathIdProblem` with the problem
  * that names its class, and by the field reader (`ItemInput.id`) naming the field; ids Cloud4Wi or a user really has
  * pass and land, encoded, in one path segment. Properties cover the generated classes: %-encoding at any depth,
- * look-alikes, control characters. test/security/hostile-ids.test.ts runs two of these through every field.
+ * look-alikes, control characters. The section "every id field" runs two of these through every field.
  */
 describe('the check, value by value', () => {
 	// What each class of problem says: the message is the user's only clue to what was wrong.
@@ -462,7 +462,7 @@ describe('the check, value by value', () => {
  * fails its item with an error naming the field, and the sandbox sees nothing; fine ids still arrive, encoded.
  *
  * Two hostile ids per way, a dot segment and a control character: the whole catalogue runs against the check itself
- * in test/unit/path-ids.test.ts. The id fields are read from the node's description, so a new one that skips the
+ * above. The id fields are read from the node's description, so a new one that skips the
  * check fails the first test below.
  */
 describe('every id field', () => {
@@ -868,7 +868,7 @@ describe('every id field', () => {
 });
 
 /**
- * Found by the fifth audit: "..", "." and " .. " (spaces around them) are refused as ids, and every %-decoded and NFKC-normalised reading
+ * "..", "." and " .. " (spaces around them) are refused as ids, and every %-decoded and NFKC-normalised reading
  * of an id is checked for a dot segment, but only the raw value is checked for surrounding spaces. So the same " .. "
  * once %-encoded ("..%20", "%20..", "..%C2%A0" with a no-break space, "%E3%80%80.." with an ideographic space, or
  * double-encoded "..%2520") passes and is sent: a server or proxy that decodes the segment and trims it (Windows/IIS

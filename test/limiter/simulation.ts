@@ -1,7 +1,7 @@
 /**
  * The limiter's simulation on jest's fake clock (a busy machine's real timers fire hundreds of ms late): a fake
  * Cloud4Wi with the limit shapes the limiter must read, and runs through it as the router and the transport send them.
- * Used by test/unit/limiter.test.ts and bench/limiter-sweep.bench.ts.
+ * Used by test/limiter/algorithm.test.ts and bench/limiter-sweep.bench.ts.
  */
 import type { Limiter } from '../../nodes/Cloud4Wi/shared/limiter';
 

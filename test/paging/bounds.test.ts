@@ -137,13 +137,13 @@ describe('new records on every page', () => {
 });
 
 /**
- * Found by the fifth audit (a slow hang): a listing was bounded by records (2,000,000) and pages that repeat, but not by
+ * A listing was bounded by records (2,000,000) and pages that repeat, but not by
  * requests. A service
  * that answers each page of 10,000 asked with ONE new record, a fresh scroll id and a large totalCount keeps Return All
  * asking: up to 2,000,000 requests in one node run (~1.3 ms each here: ~45 min of requests; the same bound at 10,000 a
  * page is 201 requests). A listing is now bounded in requests too (20,000: its most records at 100 a page), and one whose
  * pages and announced total would need more stops at once (a stand-in capping pages at 100 of 250 hotspots,
- * test/stand-in/hotspot-limit, still works).
+ * test/paging/limit-and-offset.test.ts, still works).
  */
 describe('pages of one record', () => {
 	const PAGES = 2000;

@@ -50,7 +50,7 @@ test('a scroll page lost every time: the listing stops with the error after read
 });
 
 test('Contact Get Many, Return All: contacts deleted before the list is read again do not end it early', async () => {
-	// Found by a scan: the reading again counted the 3 contacts handed on in the first pass, and deleted since, toward
+	// The reading again counted the 3 contacts handed on in the first pass, and deleted since, toward
 	// the new totalCount, and stopped a page early with no error (20,003 handed on, one live contact missing).
 	await start({ contacts: 20_004 });
 	const CONTACTS = '^/v2/customers/organizations/';

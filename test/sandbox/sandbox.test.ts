@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 
-import { createSandbox, DEFAULTS, type Sandbox, type SandboxOptions } from '.';
+import { createSandbox, DEFAULTS, type Sandbox, type SandboxOptions } from './index';
 
 // Response bodies are whatever JSON the sandbox sent.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

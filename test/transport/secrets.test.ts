@@ -252,7 +252,7 @@ describe('a secret quoted back escaped', () => {
 });
 
 /**
- * Found by the fifth audit: a client secret quoted back form-encoded (application/x-www-form-urlencoded, as URLSearchParams, Java's
+ * A client secret quoted back form-encoded (application/x-www-form-urlencoded, as URLSearchParams, Java's
  * URLEncoder or PHP's urlencode write it: a space as `+`, `! ' ( ) ~` as `%21 %27 %28 %29 %7E`) is the secret too. Only
  * encodeURIComponent's form was masked before.
  */
@@ -310,7 +310,7 @@ describe('a secret quoted back form-encoded', () => {
 });
 
 /**
- * Found by the fifth audit: a token the run sent, quoted back by Cloud4Wi after the run renewed its token (another item's 403 made it log
+ * A token the run sent, quoted back by Cloud4Wi after the run renewed its token (another item's 403 made it log
  * in meanwhile), must be masked like the current one: the old token may still be valid for a day.
  */
 describe('a token the run renewed since', () => {
@@ -400,7 +400,7 @@ describe('a 207 quoting the token', () => {
 });
 
 /**
- * Found by the fifth audit (a hang): every answer is masked at the door (maskSecrets) before it is read. For the escaped forms of each
+ * Every answer is masked at the door (maskSecrets) before it is read. For the escaped forms of each
  * secret it builds a regular expression whose every character is `(?:c|\\+(?:letter|uXXXX))`. On a run of backslashes
  * `\\+` takes the whole run and gives it back one by one at every start position: O(n^2) in the run's length, done
  * synchronously, once per secret (the client secret, the token). A 40 KB run takes ~1.5 s a secret, 400 KB ~2.5 min, the

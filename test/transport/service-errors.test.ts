@@ -5,7 +5,7 @@ import { standIn } from '../harness/stand-in';
 import type { Reply, StandIn } from '../harness/stand-in';
 
 /**
- * Found by the errors scan: a refusal whose words are not in a top-level `message` string (the spec's shape) lost them.
+ * A refusal whose words are not in a top-level `message` string (the spec's shape) lost them.
  * Gateways and frameworks in front of a service answer `{error}`, `{error: {message}}`, `{errors: [...]}`,
  * `{message: {...}}` or plain text; the user saw "Cloud4Wi answered HTTP 409" and a hint saying "The message names it".
  */
@@ -85,7 +85,7 @@ describe('the shape of a refusal', () => {
 });
 
 /**
- * Found by the errors scan: a refusal's message of 5 MB (a service quoting a large request or a stack dump) became the
+ * A refusal's message of 5 MB (a service quoting a large request or a stack dump) became the
  * error's message whole: shown in the editor, stored with the execution twice over (10 MB per failed item), and in every
  * Continue On Fail item. The words are cut at MOST_SAID_CHARS, saying how long they were; a secret at the cut is masked.
  */

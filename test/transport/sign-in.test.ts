@@ -122,7 +122,7 @@ describe('login answers', () => {
 });
 
 /**
- * Found by the errors scan: a refused login reached the user as a NodeApiError without its HTTP status (`httpCode`), in
+ * A refused login reached the user as a NodeApiError without its HTTP status (`httpCode`), in
  * the error and in Continue On Fail items, unlike every other refusal; only the message's text named it.
  */
 describe('a refused login', () => {

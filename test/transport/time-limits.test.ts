@@ -29,7 +29,7 @@ import { backOff, RATE_LIMIT_RETRIES, RETRIES, timing, waitBeforeRetry } from '.
  * are retried, creates are not, and a poll stays inside n8n's budget. Real sockets against the sandbox, whose faults
  * stall answers. Every time limit runs at 1/20 of its size (`scaleTimeLimits`): the login's 30 s is 1.5 s, a poll's
  * minute on n8n 1.x is 3 s, a request's wait for retries at most 3 s in all. The Timeout option cannot go under a
- * second, so tests that set it keep its own size. test/unit/timing.test.ts pins the sizes as shipped.
+ * second, so tests that set it keep its own size. The last section pins the sizes as shipped.
  */
 describe('a service that does not answer', () => {
 	const SCALE = 1 / 20;
@@ -377,7 +377,7 @@ describe('a service that does not answer', () => {
 });
 
 /**
- * Found by the fifth audit: the Timeout request option had a floor (1000 ms) but no ceiling. Node's timers hold at most 2^31-1 ms: a
+ * The Timeout request option had a floor (1000 ms) but no ceiling. Node's timers hold at most 2^31-1 ms: a
  * Timeout from 2^31 ms up fires after ~1 ms, so each request is started and aborted at once (racing its own send: a
  * write "may or may not have been applied"; a read is tried 5 times over 7.5 s, then "did not answer within
  * 2147483.6 s"), and without a stored token the login fails at once as "no token within 30 s"; from 2^32 ms up
@@ -445,7 +445,7 @@ describe("the Timeout option's range", () => {
 	test.each([{ timeout: 500 }, { maxConcurrentRequests: 0 }])(
 		'Continue On Fail, a Request Option %p out of range: every item comes out with the error, nothing is sent',
 		async (option) => {
-			// Found by a scan: n8n passed the input items through unchanged, so three deletes that were never sent looked done.
+			// n8n passed the input items through unchanged, so three deletes that were never sent looked done.
 			const cids = ctx.sb.data.contacts.map((c) => c.cid);
 			const result = await runAction(
 				ctx,

@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
  * - Starts are paced over the round trip. A run's Max Concurrent Requests is its router's width: one count, the account's.
  */
 
-// Each rule names what keeps it: a test that fails without it (test/unit/limiter.test.ts unless said), or a bench row.
+// Each rule names what keeps it: a test that fails without it (test/limiter/algorithm.test.ts unless said), or a bench row.
 const START = 16;
 const GROWTH = 2; // bench: "no limit, 300 ms" (+1 per answer: one more round trip to climb)
 const LATE_LOOP_MS = 20; // a climb that outruns n8n has its 429s read late: bench real-n8n "32 in flight, cold"
