@@ -9,7 +9,7 @@
  * pauses, or a ratio or limit by more than a tenth (and 0.05). The sweep is deterministic: unchanged code moves none.
  * Each per-second row starts on a whole second of the clock (a fixed window's phase would follow the rows before it).
  * -t misreads and -t windows sum many seeds and phases: in-flight limits read as rates, and pauses against windows.
- * -t twins: services a limiter cannot tell apart, as it sees them the same answers at the same times (NOTES.md).
+ * -t twins: services a limiter cannot tell apart, as it sees them the same answers at the same times (bench/README.md).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 

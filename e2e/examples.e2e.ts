@@ -1,8 +1,9 @@
 /**
- * The five workflows of examples/, imported into the real n8n 2.40.7 as users import them (n8n import:workflow,
+ * The six workflows of examples/, imported into the real n8n 2.40.7 as users import them (n8n import:workflow,
  * credential found by its name) and run as the editor's "Execute workflow" button runs them (POST
  * /rest/workflows/:id/run; for the Cloud4Wi Trigger that is Fetch Test Event), placeholders left as they are,
  * against the sandbox. `n8n execute` cannot run them: it starts only from a Manual or Execute Workflow Trigger.
+ * The sixth, a chat-started AI Agent, needs a model: here it is imported and checked; the AI agent e2e runs it.
  *
  * The credential is imported by useE2E (./fixtures) under the name the examples look for.
  */
@@ -97,8 +98,8 @@ const idOf = (prefix: string) => {
 // The examples, as users import them.
 beforeAll(() => importWorkflows(e2e.n8n, EXAMPLES), 180_000);
 
-test('the five examples import, each Cloud4Wi node linked to the "Cloud4Wi account" credential by its name', async () => {
-	expect(examples).toHaveLength(5);
+test('the six examples import, each Cloud4Wi node (and tool) linked to the "Cloud4Wi account" credential by its name', async () => {
+	expect(examples).toHaveLength(6);
 	for (const example of examples) {
 		const stored = await e2e.n8n.rest<{ nodes: Array<{ name: string; type: string; credentials?: Json }> }>(
 			'GET',

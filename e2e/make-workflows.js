@@ -2,6 +2,7 @@
 // Writes the action workflows of the n8n end-to-end run (e2e/workflows/actions/*.json), the fixtures that
 // scripts/e2e-n8n.sh imports. The JSON files are committed; edit this file and run it to change them:
 //   node e2e/make-workflows.js
+// (test/package/operations.test.ts writes them into a folder of its own, given as the argument, to find stale ones).
 // Every workflow is Manual Trigger -> a chain of Cloud4Wi nodes. Node names are what e2e/check-actions.ts
 // reads, so rename in both places.
 const fs = require('node:fs');
@@ -139,7 +140,7 @@ const tokenRevoke = workflow('c4wE2eActions004', 'e2e 4: revoke the token, then 
 	['Segments After Revoke', { resource: 'segment', operation: 'getAll', limit: 2 }],
 ]);
 
-const dir = path.join(__dirname, 'workflows', 'actions');
+const dir = process.argv[2] ?? path.join(__dirname, 'workflows', 'actions');
 fs.mkdirSync(dir, { recursive: true });
 for (const [file, wf] of [
 	['1-contacts.json', contacts],

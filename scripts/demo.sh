@@ -50,7 +50,7 @@ cat <<TXT
 
   n8n:      http://127.0.0.1:$PORT   (first visit: create the owner account)
   Cloud4Wi: $SANDBOX_URL   (the sandbox; the credential "$(node -p "require('$DEMO/credential.json')[0].name")" points at it)
-  Workflows: the five examples of examples/ (README, "Usage"); open one and press "Execute workflow".
+  Workflows: the six examples of examples/ (README, "Usage"); open one and press "Execute workflow".
   Make events happen:  curl -X POST $SANDBOX_URL/__admin/events -H 'content-type: application/json' \\
                          -d '[{"type":"signup"},{"type":"visit"}]'
   Stop with Ctrl-C.

@@ -9,7 +9,8 @@ import * as segment from './resources/segment';
 import * as token from './resources/token';
 import * as wifiConnection from './resources/wifiConnection';
 import { listSearch, loadOptions } from './shared/methods';
-import { requestOptionsField, route } from './shared/router';
+import { requestOptionsField, route, routeAsTool } from './shared/router';
+import { maxAnswerLengthField, runsAsTool, toolDescriptionFields, withToolDefaults } from './shared/tool';
 
 const resources = { contact, event, hotspot, location, segment, token, wifiConnection };
 
@@ -29,6 +30,7 @@ export class Cloud4Wi implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'cloud4WiApi', required: true }],
 		properties: [
+			...toolDescriptionFields(resources),
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -49,8 +51,9 @@ export class Cloud4Wi implements INodeType {
 				],
 				default: 'contact',
 			},
-			...Object.values(resources).flatMap((r) => r.description),
+			...withToolDefaults(Object.values(resources).flatMap((r) => r.description)),
 			requestOptionsField,
+			maxAnswerLengthField,
 		],
 	};
 
@@ -58,6 +61,6 @@ export class Cloud4Wi implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operations = Object.fromEntries(Object.entries(resources).map(([name, r]) => [name, r.operations]));
-		return await route.call(this, operations);
+		return runsAsTool(this) ? await routeAsTool.call(this, operations) : await route.call(this, operations);
 	}
 }

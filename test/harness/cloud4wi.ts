@@ -5,7 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { createSandbox } from '../sandbox';
 import type { Sandbox, SandboxOptions } from '../sandbox';
 import type { RunResult, WorkflowJson } from './engine';
-import { buildWorkflow, CredentialStore, lastThrownError, runWorkflow } from './engine';
+import { buildWorkflow, CredentialStore, lastThrownError, runAsTool, runWorkflow } from './engine';
 
 export const CREDENTIAL_ID = 'cred-1';
 
@@ -23,6 +23,8 @@ export const LOCATION_REQUIRED = {
 	welcomePortalId: 'wp-default',
 };
 export const ACTION_TYPE = 'n8n-nodes-cloud4wi.cloud4Wi';
+/** The action node's tool variant, the type n8n gives it under an AI Agent or an MCP Server Trigger. */
+export const TOOL_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTool';
 export const TRIGGER_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTrigger';
 
 /** What a run needs: the credential store (a sandbox's, a stand-in's or one built for the test). */
@@ -60,6 +62,30 @@ let sandboxes = 0;
 export async function startCloud4Wi(options: SandboxOptions = {}, credential: IDataObject = {}): Promise<TestContext> {
 	const sb = await createSandbox({ port: 0, clientKey: `test-key-${++sandboxes}`, ...options });
 	return { sb, store: credentialFor(sb, credential) };
+}
+
+/**
+ * One sandbox for the tests of a file (jest hooks): started before them, closed after them, its faults and logged
+ * requests cleared before each. The context it returns reads the sandbox of the moment.
+ */
+export function sandboxPerFile(options: SandboxOptions = {}): TestContext {
+	let started: TestContext | undefined;
+	beforeAll(async () => {
+		started = await startCloud4Wi(options);
+	});
+	afterAll(async () => await started?.sb.close());
+	beforeEach(() => {
+		started!.sb.clearFaults();
+		started!.sb.clearRequests();
+	});
+	return {
+		get sb() {
+			return started!.sb;
+		},
+		get store() {
+			return started!.store;
+		},
+	};
 }
 
 export function node(name: string, type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
@@ -121,6 +147,53 @@ export async function runAction(
 	const result = await runWorkflow(buildWorkflow(actionWorkflow(parameters, items, extra)), ctx.store);
 	const output = result.output('Cloud4Wi');
 	return { ...result, items: output, json: output.map((i) => i.json) };
+}
+
+/** The tool node's name in `callTool`'s workflow. */
+export const TOOL = 'Cloud4Wi Tool';
+
+/** `$fromAI(key)` in a parameter: the model fills it in when it calls the tool. */
+export const fromAI = (key: string, type = 'string') => `={{ $fromAI('${key}', 'the ${key}', '${type}') }}`;
+
+/** One call of the action node's tool variant by an AI agent, with the model's arguments: the answer it gets, parsed. */
+export async function callTool(
+	ctx: TestContext,
+	parameters: INodeParameters,
+	args: IDataObject = {},
+	extra: Partial<INode> = {},
+): Promise<unknown> {
+	const workflow = buildWorkflow({ nodes: [node(TOOL, TOOL_TYPE, parameters, extra)], connections: {} });
+	return JSON.parse(await runAsTool(workflow, ctx.store, TOOL, args));
+}
+
+/**
+ * A run of n8n 2.x's AI Agent (a stand-in with a scripted model, test.agent) given the Cloud4Wi tools `tools`
+ * (node name: parameters), calling each of `calls` once: what the model reads of each answer, and the run.
+ */
+export async function agentRun(
+	ctx: TestContext,
+	tools: Record<string, INodeParameters>,
+	calls: Array<{ tool: string; args: IDataObject }>,
+): Promise<RunResult & { read: Array<{ tool: string; read: unknown }> }> {
+	const workflow: WorkflowJson = {
+		settings: { executionOrder: 'v1' }, // as n8n 2.x saves every new workflow
+		nodes: [
+			node('Start', 'test.startItems', { items: '[{"chatInput":"hello"}]' }),
+			node('AI Agent', 'test.agent', { calls: JSON.stringify(calls) }),
+			...Object.entries(tools).map(([name, parameters]) => node(name, TOOL_TYPE, parameters)),
+		],
+		connections: {
+			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			...Object.fromEntries(
+				Object.keys(tools).map((name) => [name, { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] }]),
+			),
+		},
+	};
+	const result = await runWorkflow(buildWorkflow(workflow), ctx.store);
+	const read = result
+		.output('AI Agent')
+		.map(({ json }) => ({ tool: json.tool as string, read: JSON.parse(json.read as string) }));
+	return { ...result, read };
 }
 
 /** Requests the sandbox received, without logins, as `METHOD path`. */

@@ -17,7 +17,10 @@ import {
 	WorkflowExecute,
 } from 'n8n-core';
 import type {
+	EngineRequest,
+	EngineResponse,
 	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
 	ICredentials,
 	ICredentialType,
 	IDataObject,
@@ -96,13 +99,80 @@ const noOpNode: INodeType = {
 	},
 };
 
+/**
+ * A node's tool variant as n8n 2.x makes it for a node `usableAsTool` (n8n's `convertNodeToAiTool`): the same node
+ * under the type name + "Tool", with no main input and an AI tool output, so '@tool' display options show.
+ */
+function toolVariant(type: INodeType): INodeType {
+	const description = { ...type.description, usableAsTool: undefined };
+	return Object.create(type, {
+		description: {
+			value: {
+				...description,
+				name: `${description.name}Tool`,
+				displayName: `${description.displayName} Tool`,
+				inputs: [],
+				outputs: [NodeConnectionTypes.AiTool],
+			},
+		},
+	}) as INodeType;
+}
+
+/**
+ * A stand-in for n8n 2.x's AI Agent (Tools Agent V3) with a scripted model: it asks the engine to run the tool calls
+ * in its `calls` parameter (an engine request), then outputs what its model would read of each answer, as the
+ * agent builds it (the tool's output items' json, else its error's message).
+ */
+const agentNode: INodeType = {
+	description: {
+		displayName: 'Test Agent',
+		name: 'agent',
+		group: ['transform'],
+		version: 1,
+		description: 'Calls its tools once each, as a model would',
+		defaults: { name: 'AI Agent' },
+		inputs: ['main', 'ai_tool'],
+		outputs: ['main'],
+		properties: [{ displayName: 'Calls', name: 'calls', type: 'json', default: '[]' }],
+	},
+	async execute(this: IExecuteFunctions, response?: EngineResponse) {
+		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as Array<{ tool: string; args: IDataObject }>;
+		if (!response?.actionResponses?.length) {
+			const actions = calls.map(({ tool, args }, i) => ({
+				actionType: 'ExecutionNodeAction' as const,
+				nodeName: tool,
+				input: args,
+				type: NodeConnectionTypes.AiTool,
+				id: `call-${i}`,
+				metadata: { itemIndex: 0 },
+			}));
+			return { actions, metadata: {} } satisfies EngineRequest;
+		}
+		return [
+			response.actionResponses.map(({ action, data }) => {
+				const items = data.data?.ai_tool?.[0]?.map((item) => item.json);
+				const error = { error: data.error?.message ?? 'Unknown error', errorType: data.error?.name };
+				const read = items?.length ? items : error;
+				return { json: { tool: action.nodeName, read: JSON.stringify(read) } };
+			}),
+		];
+	},
+} as INodeType;
+
 const nodeTypeMap: Record<string, INodeType> = {
 	'test.startItems': startNode,
 	'test.noOp': noOpNode,
+	'test.agent': agentNode,
 	...Object.fromEntries(
-		PACKAGE.n8n.nodes.map((file) => {
+		PACKAGE.n8n.nodes.flatMap((file) => {
 			const type = loadClass<INodeType>(file);
-			return [`${PACKAGE.name}.${type.description.name}`, type];
+			const name = `${PACKAGE.name}.${type.description.name}`;
+			return type.description.usableAsTool
+				? [
+						[name, type],
+						[`${name}Tool`, toolVariant(type)],
+					]
+				: [[name, type]];
 		}),
 	),
 };
@@ -442,6 +512,29 @@ export async function runAsTool(
 		runExecutionData,
 	);
 	return await invoke(toolArgs);
+}
+
+/** n8n-core's own wrapping of a node as a tool (not in n8n-core's index): what the model is given to call. */
+const { createNodeAsTool } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- outside n8n-core's index (see above)
+	require('n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool') as {
+		createNodeAsTool: (options: { node: INode; nodeType: INodeType; handleToolInvocation: () => Promise<string> }) => {
+			response: { name: string; description: string; schema: { shape: Record<string, unknown> } };
+		};
+	};
+
+/** What an AI Agent tells its model about a tool node: its name, its description and its arguments (from `$fromAI`). */
+export function toolAsTheModelSeesIt(
+	workflow: Workflow,
+	toolName: string,
+): { name: string; description: string; arguments: string[] } {
+	const node = workflow.getNode(toolName)!;
+	const { response } = createNodeAsTool({
+		node,
+		nodeType: nodeTypes.getByName(node.type) as INodeType,
+		handleToolInvocation: async () => '',
+	});
+	return { name: response.name, description: response.description, arguments: Object.keys(response.schema.shape) };
 }
 
 /**

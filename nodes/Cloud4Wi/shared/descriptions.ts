@@ -1,32 +1,41 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemInput } from './input';
 
-/** One operation: its form and how it runs for one item. */
+/**
+ * One operation file: its choice in the Operation list (the one place its value is written), its fields, and how it
+ * runs for one item. A file may export more; `resource()` reads only these.
+ */
 export interface Operation {
-	description: INodeProperties[];
+	option: INodePropertyOptions & { value: string };
+	fields: INodeProperties[];
 	execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]>;
 }
 
-/** A resource's Operation selector followed by the fields of each of its operations. */
-export function resourceFields(
-	resource: string,
-	choices: INodePropertyOptions[],
-	operations: Record<string, Operation>,
-	defaultOperation = 'getAll',
-): INodeProperties[] {
-	return [
-		{
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: [resource] } },
-			options: choices,
-			default: defaultOperation,
-		},
-		...Object.values(operations).flatMap((op) => op.description),
-	];
+/**
+ * A resource from its operation files: the Operation selector (choices by name, as n8n's lint asks; Get Many first
+ * chosen when there is one), each operation's fields shown only for it, in the order listed, and the operations by value.
+ */
+export function resource(
+	name: string,
+	list: Operation[],
+): { description: INodeProperties[]; operations: Record<string, Operation> } {
+	const operations = Object.fromEntries(list.map((op) => [op.option.value, op]));
+	const first = operations.getAll ? 'getAll' : list[0].option.value;
+	const selector: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [name] } },
+		options: list.map((op) => op.option).sort((a, b) => a.name.localeCompare(b.name)),
+		default: first,
+	};
+	const fields = list.flatMap((op) =>
+		updateDisplayOptions({ show: { resource: [name], operation: [op.option.value] } }, op.fields),
+	);
+	return { description: [selector, ...fields], operations };
 }
 
 /** The Filters collection of a Get Many, its options in alphabetical order. */

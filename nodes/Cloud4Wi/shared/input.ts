@@ -20,6 +20,7 @@ import { MAX_PAGE_SIZE } from './paginate';
 import type { PathId } from './path';
 import { pathIdProblem } from './path';
 import { credentialsOf } from './runs';
+import { runsAsTool } from './tool';
 
 /** A resource locator's value, so a plain ID string works too; any other value as it is. */
 const locatorValue = (value: unknown): unknown =>
@@ -110,7 +111,9 @@ export class ItemInput {
 	/** Return All (undefined) or the Limit, checked against the API's 1..10,000. */
 	limit(): number | undefined {
 		if (this.boolean('returnAll', 'Return All')) return undefined;
-		return this.size(this.raw('limit', 50), 'Limit');
+		const limit = this.size(this.raw('limit', 50), 'Limit');
+		// A tool reads one more, to tell the model whether more match (answerForModel).
+		return runsAsTool(this.ctx) ? limit + 1 : limit;
 	}
 
 	size(value: unknown, label: string): number {

@@ -5,6 +5,7 @@ import type { Operation } from './descriptions';
 import type { RunSettings } from './runs';
 import { DEFAULT_TIMEOUT_MS, rememberLimits, startRun } from './runs';
 import { inputError, ItemInput } from './input';
+import { answerForModel, answerLength } from './tool';
 
 /** Default (and most) of Max Concurrent Requests: the limiter finds the service's level, so the default stays out of the way. */
 const MAX_IN_FLIGHT = 1000;
@@ -159,4 +160,25 @@ export async function route(
 	}
 	if (stop.first) throw stop.first.error;
 	return [outputs.flat()];
+}
+
+/**
+ * The node as an AI agent's tool: the answer sized for a model (answerForModel), and a failure given as the answer
+ * (what went wrong, the field or HTTP status, the hint), as under Continue On Fail, so the agent reads it and goes on.
+ */
+export async function routeAsTool(
+	this: IExecuteFunctions,
+	operations: Record<string, Record<string, Operation>>,
+): Promise<INodeExecutionData[][]> {
+	try {
+		const length = answerLength(this);
+		const [items] = await route.call(this, operations);
+		return [answerForModel(this, items, length)];
+	} catch (error) {
+		const failure =
+			error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error);
+		return [[failedItem(failure, 0)]];
+	}
 }

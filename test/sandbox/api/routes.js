@@ -1,5 +1,5 @@
 'use strict';
-// The 26 endpoints of the spec in one table, plus routing and the bearer-token check.
+// The endpoints of the spec in one table, plus routing and the bearer-token check.
 
 const { HttpError, conflict, notFound } = require('../lib/params');
 const auth = require('./auth');

@@ -1,13 +1,17 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { contactIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['createAccessCode'] } }, [
-	contactIdField,
-]);
+export const option = {
+	name: 'Create Access Code',
+	value: 'createAccessCode',
+	action: 'Create an access code for a contact',
+	description: 'Create a one-time access code (OTP) for a contact',
+};
+
+export const fields: INodeProperties[] = [contactIdField];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');
@@ -20,3 +24,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [{ contactId, accessCode: body.otp ?? null, status: body.status ?? null, generated: body.generated ?? null }];
 }
+
+export const toolDescription =
+	'Creates a one-time access code (OTP) for one Cloud4Wi contact, for example to let a guest sign in to the WiFi. Needs the contact ID (cid), as returned by the contact tools. Returns contactId and accessCode. This is a write: it is sent once and never retried, so if it fails without a clear answer, check before calling it again.';

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CONTACT_SORT_FIELDS, CONTACT_SORT_OPTIONS } from '../../shared/constants';
 import { filtersField, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
@@ -31,7 +30,14 @@ const dates: Array<[string, string]> = [
 	['modifiedEnd', 'Modified Before'],
 ];
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many contacts',
+	description: 'Get contacts of an organization, with filters',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	...getManyFields(),
 	filtersField([
@@ -116,8 +122,6 @@ const properties: INodeProperties[] = [
 	simplifyField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
-
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const max = input.limit();
@@ -171,3 +175,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	);
 	return shape(contacts, simplify, simplifyContact);
 }
+
+export const toolDescription =
+	'Finds Cloud4Wi contacts (WiFi guests) of the organization. Filters, when offered: email, phone number (E.164, e.g. +393331234567), username, external ID, signup method, marketing opt-in, created or modified after/before (ISO 8601, e.g. 2025-03-01T00:00:00Z), segment and location IDs. Returns { records, hasMore, note }: a few contacts (id, name, email, phone, country, opt-ins as true/false, segments); when hasMore is true, more contacts match: narrow the filters rather than asking for more.';

@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { contactIdField, getManyFields } from '../../shared/descriptions';
 import type { Paging } from '../../shared/paginate';
@@ -8,11 +7,8 @@ import { apiPath } from '../../shared/path';
 import type { ItemInput } from '../../shared/input';
 
 /** A list that belongs to one contact (`/v2/customers/{cid}/<suffix>`): one item per record, records as sent. */
-export function contactSubList(operation: string, suffix: string, recordsKey: string, paging: Paging) {
-	const description = updateDisplayOptions({ show: { resource: ['contact'], operation: [operation] } }, [
-		contactIdField,
-		...getManyFields(),
-	]);
+export function contactSubList(suffix: string, recordsKey: string, paging: Paging) {
+	const fields: INodeProperties[] = [contactIdField, ...getManyFields()];
 	async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 		const contactId = input.id('contactId', 'Contact ID');
 		const max = input.limit();
@@ -30,5 +26,5 @@ export function contactSubList(operation: string, suffix: string, recordsKey: st
 			max,
 		);
 	}
-	return { description, execute };
+	return { fields, execute };
 }

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { contactIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
@@ -13,7 +13,14 @@ const STANDARD_OPT_INS = [
 	{ name: 'Terms of Use', value: 'termsOfUse' },
 ];
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Update Opt-Ins',
+	value: 'updateOptIns',
+	action: 'Update consent choices of a contact',
+	description: 'Set the consent choices (opt-ins) of a contact',
+};
+
+export const fields: INodeProperties[] = [
 	contactIdField,
 	{
 		displayName: 'Opt-Ins',
@@ -73,11 +80,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['updateOptIns'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const contactId = input.id('contactId', 'Contact ID');
 	const rows = (input.collection('optIns').optIn as IDataObject[] | undefined) ?? [];
@@ -117,3 +119,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	}
 	return [{ contactId, allUpdated, notUpdated, optIns: body }];
 }
+
+export const toolDescription =
+	'Sets the consent choices (opt-ins) of one Cloud4Wi contact: marketing communications, privacy policy, terms of use, age verification or a custom opt-in by its title, each accepted true or false. Needs the contact ID (cid). Setting the same choice twice is harmless. Returns contactId, allUpdated, notUpdated (the opt-ins Cloud4Wi did not apply) and the new values.';

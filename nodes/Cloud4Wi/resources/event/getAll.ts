@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
 import { kindFilter } from '../../shared/events';
@@ -9,12 +8,14 @@ import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { eventFilters, eventQuery } from './filters';
 
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['getAll'] } }, [
-	organizationIdField,
-	...getManyFields(),
-	eventFilters,
-	simplifyField,
-]);
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many events',
+	description: 'Get visits, signups, logins and campaign events of an organization',
+};
+
+export const fields: INodeProperties[] = [organizationIdField, ...getManyFields(), eventFilters, simplifyField];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
@@ -45,3 +46,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	}
 	return shape(events, simplify, simplifyEvent);
 }
+
+export const toolDescription =
+	'Lists events of the Cloud4Wi organization: signups, visits, logins, promo clicks, survey answers, emails and SMS sent, opened or clicked. Filters, when offered: event kinds, from and to (ISO 8601, e.g. 2025-03-01T00:00:00Z; a date alone means that whole day). Returns { records, hasMore, note }: a few events (id, type, contactId, time, location); when hasMore is true, more match: narrow the time range or kinds.';

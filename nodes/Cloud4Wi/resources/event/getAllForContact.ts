@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { contactIdField, getManyFields, organizationIdField, shape, simplifyField } from '../../shared/descriptions';
 import { kindFilter } from '../../shared/events';
@@ -9,13 +9,20 @@ import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { eventFilters, eventQuery } from './filters';
 
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['getAllForContact'] } }, [
+export const option = {
+	name: 'Get Many for Contact',
+	value: 'getAllForContact',
+	action: 'Get many events of a contact',
+	description: 'Get the events of one contact',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	contactIdField,
 	...getManyFields(),
 	eventFilters,
 	simplifyField,
-]);
+];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
@@ -55,3 +62,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	}
 	return shape(kept, simplify, simplifyEvent);
 }
+
+export const toolDescription =
+	'Lists the events of one Cloud4Wi contact: signups, visits, logins, campaign emails and SMS. Needs the contact ID (cid); filters, when offered: event kinds, from and to (ISO 8601). Returns { records, hasMore, note }: a few events (id, type, time, location); when hasMore is true, more match: narrow the time range or kinds.';

@@ -1,12 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { locationLocator, organizationIdField } from '../../shared/descriptions';
 import { cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { ADDRESS_FIELDS, addressFields, putAddress } from './address';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a hotspot',
+	description: 'Add an access point to a location',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
 	locationLocator(true, 'The location (venue) the hotspot belongs to'),
@@ -84,8 +90,6 @@ const EXTRA_FIELDS = [
 	['ssid', 'SSID'],
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['create'] } }, properties);
-
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const locationId = input.id('locationId', 'Location');
@@ -130,3 +134,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Creates a Cloud4Wi hotspot (WiFi access point) at a location. Needs the name, the location ID, the router type, latitude and longitude, usually the MAC address, and an address with the country as an ISO 3166-1 alpha-2 code (e.g. IT) unless it takes the location address. Returns the new hotspot with its id. This is a write: it is sent once and never retried, so if it fails without a clear answer, check with the hotspot tools before calling it again.';

@@ -1,13 +1,17 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { hotspotLocator } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['delete'] } }, [
-	hotspotLocator,
-]);
+export const option = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a hotspot',
+	description: 'Delete an access point',
+};
+
+export const fields: INodeProperties[] = [hotspotLocator];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const hotspotId = input.id('hotspotId', 'Hotspot');
@@ -21,3 +25,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	// A delete whose answer was lost is tried again; its retry then finds the record gone.
 	return [{ hotspotId, deleted: true, status: body.status ?? null, ...(alreadyDeleted ? { alreadyDeleted } : {}) }];
 }
+
+export const toolDescription =
+	'Deletes one Cloud4Wi hotspot (WiFi access point): this cannot be undone. Needs the hotspot ID. Returns hotspotId and deleted: true (alreadyDeleted: true when it was already gone). Only call it when the user clearly asked to delete this hotspot.';

@@ -1,13 +1,12 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { hotspotLocator } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['get'] } }, [
-	hotspotLocator,
-]);
+export const option = { name: 'Get', value: 'get', action: 'Get a hotspot', description: 'Get an access point by ID' };
+
+export const fields: INodeProperties[] = [hotspotLocator];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const hotspotId = input.id('hotspotId', 'Hotspot');
@@ -20,3 +19,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [(body.hotspot as IDataObject | undefined) ?? body];
 }
+
+export const toolDescription =
+	'Gets one Cloud4Wi hotspot (WiFi access point) by its ID; to find one by name or MAC address, use the tool that gets many hotspots. Returns the hotspot: name, location, router type, MAC address, coordinates and address.';

@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filtersField, getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
@@ -12,7 +11,14 @@ const TEXT_FILTERS = [
 	['hotspotIdentifier', 'Hotspot Identifier'],
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['getAll'] } }, [
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many hotspots',
+	description: 'Get the access points of an organization',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	...getManyFields(),
 	filtersField([
@@ -52,7 +58,7 @@ export const description = updateDisplayOptions({ show: { resource: ['hotspot'],
 		{ displayName: 'MAC Address', name: 'macAddress', type: 'string', default: '' },
 		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
 	]),
-]);
+];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
@@ -89,3 +95,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists the Cloud4Wi hotspots (WiFi access points) of the organization. Filters, when offered: name, MAC address, hotspot identifier, location ID, created after/before (ISO 8601). Returns { records, hasMore, note }: a few hotspots; when hasMore is true, more match: narrow the filters.';

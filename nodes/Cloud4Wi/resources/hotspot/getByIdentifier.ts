@@ -1,10 +1,16 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['getByIdentifier'] } }, [
+export const option = {
+	name: 'Get by Identifier',
+	value: 'getByIdentifier',
+	action: 'Get a hotspot by identifier',
+	description: 'Get an access point by the identifier set in the dashboard',
+};
+
+export const fields: INodeProperties[] = [
 	{
 		displayName: 'Hotspot Identifier',
 		name: 'hotspotIdentifier',
@@ -13,7 +19,7 @@ export const description = updateDisplayOptions({ show: { resource: ['hotspot'],
 		required: true,
 		description: 'The identifier configured for the hotspot in the Cloud4Wi dashboard',
 	},
-]);
+];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const identifier = input.id('hotspotIdentifier', 'Hotspot Identifier');
@@ -26,3 +32,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [(body.hotspot as IDataObject | undefined) ?? body];
 }
+
+export const toolDescription =
+	'Gets one Cloud4Wi hotspot (WiFi access point) by the identifier set for it in the Cloud4Wi dashboard (not its ID). Returns the hotspot: id, name, location, router type, MAC address and address.';

@@ -1,13 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byDisplayName, hotspotLocator, locationLocator, organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { ADDRESS_FIELDS, putAddress } from './address';
 
+export const option = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a hotspot',
+	description: 'Change an access point',
+};
+
 // Router type, MAC address, identifier and SSID cannot change on update, so they are not offered.
-const properties: INodeProperties[] = [
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	hotspotLocator,
 	{
@@ -67,8 +73,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['hotspot'], operation: ['update'] } }, properties);
-
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const hotspotId = input.id('hotspotId', 'Hotspot');
@@ -112,3 +116,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Changes one Cloud4Wi hotspot (WiFi access point): name, description, location, enabled, coordinates or address (country as an ISO 3166-1 alpha-2 code, e.g. IT). Needs the hotspot ID; fields not given keep their value. Sending the same change twice is harmless. Returns the updated hotspot.';

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
@@ -16,7 +15,14 @@ const REQUIRED: Array<[string, string, string]> = [
 	['welcomePortalId', 'Welcome Portal ID', 'ID of the welcome portal (captive portal) shown to guests'],
 ];
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a location',
+	description: 'Add a venue to an organization',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	...REQUIRED.map(
 		([name, displayName, description]): INodeProperties => ({
@@ -70,11 +76,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['location'], operation: ['create'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const required: IDataObject = {};
@@ -97,3 +98,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Creates a Cloud4Wi location (a venue). Needs the name, time zone (Area/City, e.g. Europe/Rome), country (ISO 3166-1 alpha-2, e.g. IT), address, city, state, ZIP code, and the IDs of its login profile, location profile and welcome portal. Returns the new location with its id. This is a write: it is sent once and never retried, so if it fails without a clear answer, check with the location tools before calling it again.';

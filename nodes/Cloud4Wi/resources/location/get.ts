@@ -1,13 +1,12 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { locationLocator } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['get'] } }, [
-	locationLocator(true, 'The location to get'),
-]);
+export const option = { name: 'Get', value: 'get', action: 'Get a location', description: 'Get a venue by ID' };
+
+export const fields: INodeProperties[] = [locationLocator(true, 'The location to get')];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const locationId = input.id('locationId', 'Location');
@@ -20,3 +19,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [(body.location as IDataObject | undefined) ?? body];
 }
+
+export const toolDescription =
+	'Gets one Cloud4Wi location (a venue) by its ID; to find one by name, use the tool that gets many locations. Returns the location: name, address, country, time zone, category, tags and profile IDs.';

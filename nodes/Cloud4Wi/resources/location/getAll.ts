@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filtersField, getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
@@ -7,11 +6,18 @@ import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { tagsField } from './fields';
 
-export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['getAll'] } }, [
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many locations',
+	description: 'Get the venues of an organization',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	...getManyFields(),
 	filtersField([{ ...tagsField, description: 'Only locations with any of these tags' }]),
-]);
+];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
@@ -32,3 +38,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists the Cloud4Wi locations (venues) of the organization, with id, name, address, country and time zone. Filter, when offered: tags. Returns { records, hasMore, note }: a few locations; when hasMore is true, more match: narrow the filters.';

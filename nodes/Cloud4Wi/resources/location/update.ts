@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { byDisplayName, locationLocator, organizationIdField } from '../../shared/descriptions';
 import { apiPath, cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 import { ADDRESS, categoryField, putOptional, tagsField } from './fields';
 
-const properties: INodeProperties[] = [
+export const option = { name: 'Update', value: 'update', action: 'Update a location', description: 'Change a venue' };
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	locationLocator(true, 'The location to update'),
 	{
@@ -42,11 +43,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['location'], operation: ['update'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
 	const locationId = input.id('locationId', 'Location');
@@ -65,3 +61,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	});
 	return [answer];
 }
+
+export const toolDescription =
+	'Changes one Cloud4Wi location (a venue): name, description, address, city, state, ZIP code, country (ISO 3166-1 alpha-2, e.g. IT), time zone (Area/City, e.g. Europe/Rome), category, tags or external ID. Needs the location ID; fields not given keep their value. Sending the same change twice is harmless. Returns the updated location.';

@@ -1,15 +1,18 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['segment'], operation: ['getAll'] } }, [
-	organizationIdField,
-	...getManyFields(),
-]);
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many segments',
+	description: 'Get the audience segments of an organization',
+};
+
+export const fields: INodeProperties[] = [organizationIdField, ...getManyFields()];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
@@ -28,3 +31,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists the audience segments of the Cloud4Wi organization: id, name, description, audience size and last run. Use a segment id to filter contacts by segment. Returns { records, hasMore, note }: a few segments; when hasMore is true, there are more.';

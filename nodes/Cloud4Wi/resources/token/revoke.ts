@@ -4,8 +4,15 @@ import { forgetToken } from '../../shared/runs';
 import { cloud4WiApiRequest } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
+export const option = {
+	name: 'Revoke',
+	value: 'revoke',
+	action: 'Revoke the current token',
+	description: 'Log out: revoke the token this credential holds. The next request logs in again.',
+};
+
 // No fields: it revokes the token the credential holds; the next request logs in again by itself.
-export const description: INodeProperties[] = [];
+export const fields: INodeProperties[] = [];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	await cloud4WiApiRequest.call(this, {
@@ -16,3 +23,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 	await forgetToken(this); // later requests of this run log in instead of sending the dead token
 	return [{ revoked: true }];
 }
+
+export const toolDescription =
+	'Signs the Cloud4Wi credential out: revokes the API token it holds; the next call signs in again. Takes no input. Returns revoked: true. Rarely needed by an agent.';

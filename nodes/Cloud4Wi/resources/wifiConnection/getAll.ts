@@ -1,12 +1,18 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filtersField, getManyFields, organizationIdField } from '../../shared/descriptions';
 import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/transport';
 import type { ItemInput } from '../../shared/input';
 
-export const description = updateDisplayOptions({ show: { resource: ['wifiConnection'], operation: ['getAll'] } }, [
+export const option = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many wifi connections',
+	description: 'Get the WiFi sessions of an organization with duration, traffic, location and hotspot',
+};
+
+export const fields: INodeProperties[] = [
 	organizationIdField,
 	...getManyFields(),
 	filtersField([
@@ -51,7 +57,7 @@ export const description = updateDisplayOptions({ show: { resource: ['wifiConnec
 			description: 'Only connections at or before this time. A date alone includes that whole day.',
 		},
 	]),
-]);
+];
 
 export async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 	const organizationId = await input.organizationId();
@@ -85,3 +91,6 @@ export async function execute(this: IExecuteFunctions, input: ItemInput): Promis
 		max,
 	);
 }
+
+export const toolDescription =
+	'Lists WiFi sessions of the Cloud4Wi organization, with contact, hotspot, location, start and end time (ISO 8601), duration and traffic. Filters, when offered: from and to (ISO 8601; a date alone means that whole day), location ID, hotspot ID. Returns { records, hasMore, note }: a few sessions; when hasMore is true, more match: narrow the time range.';
