@@ -1,6 +1,7 @@
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
+import { getEach, logins, optIn, warm } from '../harness/many-items';
 import { ACTION_TYPE, actionWorkflow, CREDENTIAL_ID, pausesOf, runAction, startCloud4Wi } from '../harness/cloud4wi';
 import { atScale, buildWorkflow, registerNodeType, runWorkflow } from '../harness/engine';
 
@@ -11,29 +12,7 @@ afterEach(async () => {
 	await ctx.sb.close();
 });
 
-/** A credential that already holds a valid token, as after an earlier execution. */
-async function warm(): Promise<void> {
-	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
-	ctx.sb.clearRequests();
-}
-
 const cids = () => ctx.sb.data.contacts.map((c) => c.cid).slice(0, N);
-const getContact = { resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' };
-/** Contact > Get for each id, one item each. */
-const getEach = (ids: string[], extra = {}) =>
-	runAction(
-		ctx,
-		getContact,
-		ids.map((id) => ({ id })),
-		extra,
-	);
-const optIn = {
-	resource: 'contact',
-	operation: 'updateOptIns',
-	contactId: '={{ $json.id }}',
-	optIns: { optIn: [{ policy: 'mktgCommunications', accepted: '={{ $json.accepted }}' }] },
-};
-const logins = () => ctx.sb.requests.filter((r) => r.path === '/v1/sts/login/services');
 /** Per contact, how many opt-in writes the service applied (answered 2xx). */
 function appliedWrites(): Map<string, number> {
 	const applied = new Map<string, number>();
@@ -59,7 +38,7 @@ async function writeEachOnce(ids: string[]) {
 
 test(`${N} opt-in writes under a 16-in-flight limit: none lost, none doubled, no item failed`, async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 10, maxInFlight: 16, retryAfterS: 1 });
-	await warm();
+	await warm(ctx);
 	const ids = cids();
 	const items = await writeEachOnce(ids);
 	// The service's limit was met and obeyed: it refused some, and each refused write went again once allowed.
@@ -73,7 +52,7 @@ test(`${N} opt-in writes under a 16-in-flight limit: none lost, none doubled, no
 
 test('a limit met after runs without one: the next run sends at most 32 at once, not all at the level reached', async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40 });
-	await warm();
+	await warm(ctx);
 	await writeEachOnce(cids()); // no limit: the level climbs to hundreds in flight
 	expect(ctx.sb.maxSeenInFlight).toBeGreaterThan(200);
 	ctx.sb.setLoad({ maxInFlight: 16, retryAfterS: 1 });
@@ -90,7 +69,7 @@ test('a service that counts requests per second: the level settles in a few paus
 	// 100 a second at 40 ms answers is 4 in flight. The in-flight count at a refusal says little here: it once cut to 1
 	// (a 36 s run for 1,000 items), or cut by one per pause (8-9 pauses).
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40, maxPerSecond: 100, retryAfterS: 1 });
-	await warm();
+	await warm(ctx);
 	await writeEachOnce(cids().slice(0, 400));
 	const congestions = pausesOf(ctx.sb.requests);
 	expect(congestions).toBeGreaterThanOrEqual(1);
@@ -100,7 +79,7 @@ test('a service that counts requests per second: the level settles in a few paus
 test('a service that allows a few requests a second: starts paced at its rate, not a refusal each second', async () => {
 	// 10 a second at 40 ms answers is less than one in flight: a count of places alone was refused once a second.
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 40, maxPerSecond: 10, retryAfterS: 1 });
-	await warm();
+	await warm(ctx);
 	await writeEachOnce(cids().slice(0, 100));
 	expect(pausesOf(ctx.sb.requests)).toBeLessThanOrEqual(4); // one a second without the pacing
 }, 60_000);
@@ -109,24 +88,24 @@ test('a per-minute limit whose Retry-After is a whole retry budget: no write fai
 	// At a thirtieth of production time: 20 per 2 s, Retry-After 2 s, and a request may wait 2 s in all for its retries
 	// (60 s: a per-minute limit that asks for the rest of its minute). A write refused twice used to fail.
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 20, maxPerSecond: 20, windowS: 2, retryAfterS: 2 });
-	await warm();
+	await warm(ctx);
 	await atScale(1 / 30, () => writeEachOnce(cids().slice(0, 150)));
 	expect(ctx.sb.rateLimited).toBeGreaterThan(0);
 }, 60_000);
 
 test('a token that expires mid-run with 16 in flight: exactly one login, sent ahead of the line; no failed item', async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 20, maxInFlight: 16, retryAfterS: 1 });
-	await warm();
+	await warm(ctx);
 	ctx.sb.addFault({ method: 'GET', path: '^/v2/customers/', expireTokens: true, skip: 300 });
 	const ids = cids();
-	const result = await getEach(ids);
+	const result = await getEach(ctx, ids);
 	expect(result.error).toBeUndefined();
 	expect(result.json.map((j) => j.cid)).toEqual(ids);
-	expect(logins()).toHaveLength(1);
+	expect(logins(ctx)).toHaveLength(1);
 	// The login goes out ahead of the ~700 items waiting for a place: behind them, each given its paced turn only to
 	// find its token refused, it went out 850 ms after the first refusal (here, within a few round trips).
 	const firstRefused = ctx.sb.requests.find((r) => r.status === 403)!;
-	expect(logins()[0].at - firstRefused.at).toBeLessThan(300);
+	expect(logins(ctx)[0].at - firstRefused.at).toBeLessThan(300);
 	// Only the requests already on their way meet the expired token; those still waiting for a place take the new one
 	// (they had picked their token before waiting, and sent the expired one: 700 refusals in 1,000).
 	const refused = ctx.sb.requests.filter((r) => r.status === 403).length;
@@ -140,28 +119,28 @@ test('a token that expires mid-run with 16 in flight: exactly one login, sent ah
 
 test('a token that expires mid-run whose renewing login loses its answer: the login goes again, no write fails', async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 20 });
-	await warm();
+	await warm(ctx);
 	ctx.sb.addFault({ method: 'PUT', path: '^/v1/customers/', expireTokens: true, skip: 100 });
 	ctx.sb.addFault({ method: 'POST', path: '^/v1/sts/login/', destroy: true });
 	await writeEachOnce(cids().slice(0, 200));
-	expect(logins()).toHaveLength(2); // the lost one, and the one whose token every write then used
+	expect(logins(ctx)).toHaveLength(2); // the lost one, and the one whose token every write then used
 	expect(ctx.store.updates).toBe(2); // the warm-up's login and the renewal
 }, 60_000);
 
 test(`a first run with no stored token and ${N} items: exactly one login`, async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
 	const ids = cids();
-	const result = await getEach(ids);
+	const result = await getEach(ctx, ids);
 	expect(result.error).toBeUndefined();
 	expect(result.json).toHaveLength(N);
-	expect(logins()).toHaveLength(1);
+	expect(logins(ctx)).toHaveLength(1);
 	expect(ctx.store.logins).toBe(1);
 	expect(ctx.sb.requests.filter((r) => r.status === 401 || r.status === 403)).toEqual([]);
 }, 60_000);
 
 test('a key without the rights: every item fails with the 403, after one login, not one per item', async () => {
 	ctx = await startCloud4Wi({ contacts: 200, latencyMs: 5 });
-	await warm();
+	await warm(ctx);
 	ctx.sb.addFault({
 		method: 'GET',
 		path: '^/v2/customers/',
@@ -170,10 +149,10 @@ test('a key without the rights: every item fails with the 403, after one login, 
 		body: { message: 'Forbidden' },
 	});
 	const ids = cids().slice(0, 200);
-	const result = await getEach(ids, { continueOnFail: true });
+	const result = await getEach(ctx, ids, { continueOnFail: true });
 	expect(result.json).toHaveLength(200);
 	expect(result.json.every((j) => j.httpCode === '403' && j.error === 'Forbidden')).toBe(true);
-	expect(logins()).toHaveLength(1);
+	expect(logins(ctx)).toHaveLength(1);
 }, 60_000);
 
 /** When each item's parameters were read shows in its request: the custom opt-in's title is the time of reading. */
@@ -186,7 +165,7 @@ const readTime = (r: { body?: unknown }) => Number(/customs\.(\d+)/.exec(JSON.st
 /** 300 opt-ins against a Cloud4Wi that takes 4 in flight (429 with a 1 s Retry-After above), with a warm token. */
 async function fourInFlight(): Promise<IDataObject[]> {
 	ctx = await startCloud4Wi({ contacts: 300, latencyMs: 20, maxInFlight: 4, retryAfterS: 1 });
-	await warm();
+	await warm(ctx);
 	return cids()
 		.slice(0, 300)
 		.map((id) => ({ id }));
@@ -215,7 +194,7 @@ test.each([
 	'item 150 fails, no Continue On Fail, after a pause: no item after it is written, even those read meanwhile (Max Concurrent Requests $max, $how)',
 	async ({ max, bad, error }) => {
 		ctx = await startCloud4Wi({ contacts: 300, latencyMs: 5 });
-		await warm();
+		await warm(ctx);
 		const ids = cids().slice(0, 300);
 		// The first write draws a 429 with a 1 s pause, during which the next items are read and wait for their turn.
 		ctx.sb.addFault({ method: 'PUT', status: 429, retryAfter: 1, times: 1 });
@@ -264,7 +243,7 @@ describe('a limit found by one process is where the next one starts (queue worke
 
 	test('the next process sends no request the service refuses; one that knows nothing draws 429s again', async () => {
 		ctx = await startCloud4Wi({ contacts: 200, latencyMs: 10, maxInFlight: 6, retryAfterS: 1 });
-		await warm();
+		await warm(ctx);
 		inNewProcess();
 		const first = await syncRun({});
 		expect(first.refused).toBeGreaterThan(0);
@@ -299,7 +278,7 @@ describe('a limit found by one process is where the next one starts (queue worke
 
 	test('what is stored for another base URL, or out of range, is not used', async () => {
 		ctx = await startCloud4Wi({ contacts: 200, latencyMs: 10, maxInFlight: 6, retryAfterS: 1 });
-		await warm();
+		await warm(ctx);
 		const stored = (entry: IDataObject) => ({ global: { cloud4WiLimits: { [CREDENTIAL_ID]: entry } } });
 		const learned = { refusedLevel: 7, refusedAt: Date.now() - 1000, probeAfterMs: 600_000 };
 		for (const entry of [

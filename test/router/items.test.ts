@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { TestContext } from '../harness/cloud4wi';
+import { getContact, getEach, logins, optIn, warm } from '../harness/many-items';
 import { runAction, startCloud4Wi } from '../harness/cloud4wi';
 
 const N = 1000;
@@ -11,47 +12,25 @@ afterEach(async () => {
 	await ctx.sb.close();
 });
 
-/** A credential that already holds a valid token, as after an earlier execution. */
-async function warm(): Promise<void> {
-	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true });
-	ctx.sb.clearRequests();
-}
-
 const cids = () => ctx.sb.data.contacts.map((c) => c.cid).slice(0, N);
-const getContact = { resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' };
-/** Contact > Get for each id, one item each. */
-const getEach = (ids: string[], extra = {}) =>
-	runAction(
-		ctx,
-		getContact,
-		ids.map((id) => ({ id })),
-		extra,
-	);
-const optIn = {
-	resource: 'contact',
-	operation: 'updateOptIns',
-	contactId: '={{ $json.id }}',
-	optIns: { optIn: [{ policy: 'mktgCommunications', accepted: '={{ $json.accepted }}' }] },
-};
-const logins = () => ctx.sb.requests.filter((r) => r.path === '/v1/sts/login/services');
 test(`${N} items keep their order and pairing`, async () => {
 	ctx = await startCloud4Wi({ contacts: N, latencyMs: 5 });
-	await warm();
+	await warm(ctx);
 	const ids = cids();
-	const result = await getEach(ids);
+	const result = await getEach(ctx, ids);
 	expect(result.error).toBeUndefined();
 	expect(result.json.map((j) => j.cid)).toEqual(ids);
 	expect(result.items.map((i) => i.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
 	const gets = ctx.sb.requests.filter((r) => r.method === 'GET').map((r) => r.path);
 	expect(gets.sort()).toEqual(ids.map((id) => `/v2/customers/${id}`).sort());
-	expect(logins()).toHaveLength(0);
+	expect(logins(ctx)).toHaveLength(0);
 	// They really ran side by side: at some moment many were in flight.
 	expect(ctx.sb.maxSeenInFlight).toBeGreaterThan(8);
 }, 60_000);
 
 test('Continue On Fail with failing items among many: each failure is its own item, in place, paired', async () => {
 	ctx = await startCloud4Wi({ contacts: 300, latencyMs: 5 });
-	await warm();
+	await warm(ctx);
 	const ids = cids().slice(0, 300);
 	// Every 7th id does not exist (404 from the service), every 11th is refused before sending (a "/").
 	const items: IDataObject[] = ids.map((id, i) => ({ id: i % 11 === 5 ? `${id}/x` : i % 7 === 3 ? `gone-${i}` : id }));
@@ -74,7 +53,7 @@ test('Continue On Fail with failing items among many: each failure is its own it
 }, 60_000);
 test('without Continue On Fail, an item that fails stops the writes of the items after it that wait for a place', async () => {
 	ctx = await startCloud4Wi({ contacts: 60, latencyMs: 0 });
-	await warm();
+	await warm(ctx);
 	const ids = cids().slice(0, 60);
 	// Item 0's contact does not exist (404 at once); the writes of the others take 500 ms, so the first few hold
 	// every place when item 0 fails, and the rest are read and waiting for one.

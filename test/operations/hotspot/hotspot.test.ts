@@ -3,18 +3,16 @@
  * Every test checks what the sandbox received and what the node returned.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import type { Hotspot, LoggedRequest } from '../../sandbox';
-import type { TestContext } from '../../harness/cloud4wi';
-import { apiCalls, expectInputError, runAction, startCloud4Wi } from '../../harness/cloud4wi';
-import { atScale, lastThrownError } from '../../harness/engine';
+import { apiCalls, expectInputError, runAction, expectApiError, sandboxPerFile, shown } from '../../harness/cloud4wi';
+import { atScale } from '../../harness/engine';
 
 const HOTSPOTS = 2_500;
 /** Hotspot pages: the sandbox refuses a `limit` above 1,000. */
 const HOTSPOT_PAGE = 1_000;
 
-let ctx: TestContext;
+const ctx = sandboxPerFile({ hotspots: HOTSPOTS });
 let org: string;
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -38,11 +36,6 @@ const HOTSPOT_FIELDS = [
 	'longitude',
 	'deleted',
 ] as const;
-/** What the API shows of a stored record: the spec's fields only. */
-const shown = <T extends object>(record: T, fields: readonly string[]): IDataObject =>
-	JSON.parse(
-		JSON.stringify(Object.fromEntries(fields.map((f) => [f, (record as IDataObject)[f] ?? null]))),
-	) as IDataObject;
 const publicHotspot = (h: Hotspot) => shown(h, HOTSPOT_FIELDS);
 const liveHotspots = () =>
 	ctx.sb.data.hotspots
@@ -50,26 +43,9 @@ const liveHotspots = () =>
 		.sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
 const hotspot = (index: number) => liveHotspots()[index];
 
-function expectApiError(status: string, message: string, description: string): NodeApiError {
-	const error = lastThrownError() as NodeApiError;
-	expect(error).toBeInstanceOf(NodeApiError);
-	expect(error.message).toBe(message);
-	expect(error.httpCode).toBe(status);
-	expect(error.description).toBe(description);
-	return error;
-}
-
 beforeAll(async () => {
-	ctx = await startCloud4Wi({ hotspots: HOTSPOTS });
 	org = ctx.sb.organizationId;
 	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // logs in once, up front
-});
-
-afterAll(async () => await ctx.sb.close());
-
-beforeEach(() => {
-	ctx.sb.clearRequests();
-	ctx.sb.clearFaults();
 });
 
 describe('hotspot', () => {
@@ -567,6 +543,23 @@ describe('service errors, retries and items', () => {
 			() => ({ resource: 'hotspot', operation: 'delete', hotspotId: hotspot(51).id }),
 			'DELETE',
 			'^/v3/hotspots/',
+		],
+		[
+			'location update',
+			() => ({
+				resource: 'location',
+				operation: 'update',
+				locationId: ctx.sb.data.locations[0].id,
+				updateFields: { description: 'x' },
+			}),
+			'PUT',
+			'/locations/',
+		],
+		[
+			'location delete',
+			() => ({ resource: 'location', operation: 'delete', locationId: ctx.sb.data.locations[0].id }),
+			'DELETE',
+			'/locations/',
 		],
 	])(
 		'a 5xx on a write (%s): a create is sent once, an update or delete tried 5 times as a read',

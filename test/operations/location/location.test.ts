@@ -2,17 +2,22 @@
  * Location operations (create, get, update, delete, getAll), run through the engine against the sandbox. Every test
  * checks what the sandbox received and what the node returned.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import type { Location, LoggedRequest } from '../../sandbox';
-import type { TestContext } from '../../harness/cloud4wi';
-import { apiCalls, expectInputError, runAction, startCloud4Wi, LOCATION_REQUIRED } from '../../harness/cloud4wi';
-import { atScale, lastThrownError } from '../../harness/engine';
+import {
+	apiCalls,
+	expectInputError,
+	runAction,
+	LOCATION_REQUIRED,
+	expectApiError,
+	sandboxPerFile,
+	shown,
+} from '../../harness/cloud4wi';
 
 const HOTSPOTS = 2_500;
 
-let ctx: TestContext;
+const ctx = sandboxPerFile({ hotspots: HOTSPOTS });
 let org: string;
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -30,33 +35,11 @@ const LOCATION_FIELDS = [
 	'externalId',
 	'tags',
 ] as const;
-/** What the API shows of a stored record: the spec's fields only. */
-const shown = <T extends object>(record: T, fields: readonly string[]): IDataObject =>
-	JSON.parse(
-		JSON.stringify(Object.fromEntries(fields.map((f) => [f, (record as IDataObject)[f] ?? null]))),
-	) as IDataObject;
 const publicLocation = (l: Location) => shown(l, LOCATION_FIELDS);
 
-function expectApiError(status: string, message: string, description: string): NodeApiError {
-	const error = lastThrownError() as NodeApiError;
-	expect(error).toBeInstanceOf(NodeApiError);
-	expect(error.message).toBe(message);
-	expect(error.httpCode).toBe(status);
-	expect(error.description).toBe(description);
-	return error;
-}
-
 beforeAll(async () => {
-	ctx = await startCloud4Wi({ hotspots: HOTSPOTS });
 	org = ctx.sb.organizationId;
 	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // logs in once, up front
-});
-
-afterAll(async () => await ctx.sb.close());
-
-beforeEach(() => {
-	ctx.sb.clearRequests();
-	ctx.sb.clearFaults();
 });
 
 describe('location', () => {
@@ -307,52 +290,6 @@ describe('service errors, retries and items', () => {
 			['POST', `/v1/organizations/${org}/locations`, 409],
 		]);
 	});
-
-	test.each<[string, () => INodeParameters, string, string]>([
-		[
-			'location update',
-			() => ({
-				resource: 'location',
-				operation: 'update',
-				locationId: ctx.sb.data.locations[0].id,
-				updateFields: { description: 'x' },
-			}),
-			'PUT',
-			'/locations/',
-		],
-		[
-			'location delete',
-			() => ({ resource: 'location', operation: 'delete', locationId: ctx.sb.data.locations[0].id }),
-			'DELETE',
-			'/locations/',
-		],
-	])(
-		'a 5xx on a write (%s): a create is sent once, an update or delete tried 5 times as a read',
-		async (_name, parameters, method, path) => {
-			const before = JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots);
-			ctx.sb.addFault({
-				method,
-				path,
-				status: 503,
-				retryAfter: 0,
-				times: 5,
-				body: { message: 'Service temporarily unavailable' },
-			});
-			const result = await atScale(1 / 20, () => runAction(ctx, parameters())); // back-offs of 25, 50, 100, 200 ms
-			expect(result.error?.message).toBe('Service temporarily unavailable');
-			// A create's 5xx may come after it was applied (a gateway's 504, a 500 half way): it is not sent again.
-			const hint =
-				method === 'POST'
-					? 'The write may or may not have been applied: check in Cloud4Wi before running it again.'
-					: 'Cloud4Wi had an internal error. Try again later.';
-			expectApiError('503', 'Service temporarily unavailable', hint);
-			const tries = method === 'POST' ? 1 : 5;
-			expect(apiRequests().map((r) => [r.method, r.status])).toEqual(
-				Array.from({ length: tries }, () => [method, 503]),
-			);
-			expect(JSON.stringify(ctx.sb.data.locations) + JSON.stringify(ctx.sb.data.hotspots)).toBe(before);
-		},
-	);
 
 	test('continue on fail with a list per item: every record is paired with the item that asked for it', async () => {
 		const { error, items } = await runAction(

@@ -1,25 +1,8 @@
 /** Segment > Get Many, run through the engine against the sandbox. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { LoggedRequest } from '../../sandbox';
-import type { ActionResult, TestContext } from '../../harness/cloud4wi';
-import { apiCalls, CREDENTIAL_ID, runAction, startCloud4Wi } from '../../harness/cloud4wi';
-
-type Call = Pick<LoggedRequest, 'method' | 'path' | 'query' | 'body'>;
-
-/** What the sandbox received, logins left out. */
-function calls(ctx: TestContext): Call[] {
-	return ctx.sb.requests
-		.filter((r) => !r.path.startsWith('/v1/sts/login'))
-		.map(({ method, path, query, body }) => ({ method, path, query, body }));
-}
-
-function failure(result: ActionResult) {
-	expect(result.error).toBeDefined();
-	expect(result.json).toEqual([]); // the node stopped: no item went on
-	const { name, message, description, httpCode } = result.error!;
-	return { name, message, description, httpCode };
-}
+import type { TestContext } from '../../harness/cloud4wi';
+import { apiCalls, CREDENTIAL_ID, runAction, runFailure, sentCalls, startCloud4Wi } from '../../harness/cloud4wi';
 
 /** Input checks fail with a NodeOperationError, the class n8n keeps with its description. */
 const OPERATION_ERROR = /^NodeOperationError$/;
@@ -46,7 +29,7 @@ describe('segment Get Many', () => {
 	test('Return All lists the segments of the credential organization, records as sent', async () => {
 		const result = await runAction(ctx, segments({ returnAll: true }));
 		expect(result.error).toBeUndefined();
-		expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+		expect(sentCalls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
 		expect(result.json).toEqual(ctx.sb.data.segments);
 		expect(result.json).toHaveLength(6);
 		expect(result.json[0]).toEqual({
@@ -65,7 +48,7 @@ describe('segment Get Many', () => {
 	test('Limit keeps the first segments of the one answer (the endpoint has no size)', async () => {
 		const result = await runAction(ctx, segments({ limit: 2 }));
 		expect(result.error).toBeUndefined();
-		expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+		expect(sentCalls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
 		expect(result.json).toEqual(ctx.sb.data.segments.slice(0, 2));
 	});
 
@@ -75,7 +58,7 @@ describe('segment Get Many', () => {
 		try {
 			const result = await runAction(ctx, segments({ organizationId: ctx.sb.organizationId, returnAll: true }));
 			expect(result.error).toBeUndefined();
-			expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+			expect(sentCalls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
 			expect(result.json).toEqual(ctx.sb.data.segments);
 		} finally {
 			ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', {
@@ -91,13 +74,13 @@ describe('segment Get Many', () => {
 			segments({ organizationId: { __rl: true, mode: 'id', value: ctx.sb.organizationId }, limit: 3 }),
 		);
 		expect(result.error).toBeUndefined();
-		expect(calls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
+		expect(sentCalls(ctx)).toEqual([{ method: 'GET', path, query: {}, body: undefined }]);
 		expect(result.json).toEqual(ctx.sb.data.segments.slice(0, 3));
 	});
 
 	test('an unknown organization is a 404 NodeApiError naming it', async () => {
 		const result = await runAction(ctx, segments({ organizationId: 'org-unknown', returnAll: true }));
-		expect(failure(result)).toEqual({
+		expect(runFailure(result)).toEqual({
 			name: 'NodeApiError',
 			message: 'Organization not found: org-unknown',
 			description: 'Cloud4Wi has no organization "org-unknown". Check the ID.',
@@ -124,7 +107,7 @@ describe('segment Get Many', () => {
 		['limit 10001', segments({ limit: 10_001 }), 'Limit: must be a whole number from 1 to 10000, got "10001"'],
 	])('input check: %s fails the item and sends nothing', async (_label, parameters, message) => {
 		const result = await runAction(ctx, parameters);
-		expect(failure(result)).toMatchObject({ name: expect.stringMatching(OPERATION_ERROR), message });
+		expect(runFailure(result)).toMatchObject({ name: expect.stringMatching(OPERATION_ERROR), message });
 		expect(apiCalls(ctx.sb)).toEqual([]);
 	});
 
@@ -133,7 +116,7 @@ describe('segment Get Many', () => {
 		ctx.store.set(CREDENTIAL_ID, 'cloud4WiApi', { ...saved, organizationId: '' });
 		try {
 			const result = await runAction(ctx, segments({ returnAll: true }));
-			expect(failure(result)).toEqual({
+			expect(runFailure(result)).toEqual({
 				name: expect.stringMatching(OPERATION_ERROR),
 				message: 'Organization ID: is empty, and the Cloud4Wi credential has no default organization',
 				description: 'Enter the organization ID here or set a default organization ID in the credential.',

@@ -1,25 +1,8 @@
 /** Token > Revoke, run through the engine against the sandbox. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { LoggedRequest } from '../../sandbox';
-import type { ActionResult, TestContext } from '../../harness/cloud4wi';
-import { apiCalls, CREDENTIAL_ID, runAction, startCloud4Wi } from '../../harness/cloud4wi';
-
-type Call = Pick<LoggedRequest, 'method' | 'path' | 'query' | 'body'>;
-
-/** What the sandbox received, logins left out. */
-function calls(ctx: TestContext): Call[] {
-	return ctx.sb.requests
-		.filter((r) => !r.path.startsWith('/v1/sts/login'))
-		.map(({ method, path, query, body }) => ({ method, path, query, body }));
-}
-
-function failure(result: ActionResult) {
-	expect(result.error).toBeDefined();
-	expect(result.json).toEqual([]); // the node stopped: no item went on
-	const { name, message, description, httpCode } = result.error!;
-	return { name, message, description, httpCode };
-}
+import type { TestContext } from '../../harness/cloud4wi';
+import { apiCalls, CREDENTIAL_ID, runAction, runFailure, sentCalls, startCloud4Wi } from '../../harness/cloud4wi';
 
 const segments = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'segment',
@@ -44,7 +27,7 @@ describe('token Revoke', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.json).toEqual([{ revoked: true }]);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
-		expect(calls(ctx)).toEqual([{ method: 'POST', path: '/v1/sts/logout', query: {}, body: undefined }]);
+		expect(sentCalls(ctx)).toEqual([{ method: 'POST', path: '/v1/sts/logout', query: {}, body: undefined }]);
 		expect(ctx.sb.requests.map((r) => [r.path, r.authorization, r.status])).toEqual([
 			['/v1/sts/logout', `Bearer ${token}`, 200],
 		]);
@@ -85,7 +68,7 @@ describe('token Revoke', () => {
 	test('a 5xx from logout is a NodeApiError, and logout (a write) is not retried', async () => {
 		ctx.sb.addFault({ path: '^/v1/sts/logout$', status: 500, times: 3 });
 		const result = await runAction(ctx, revoke);
-		expect(failure(result)).toEqual({
+		expect(runFailure(result)).toEqual({
 			name: 'NodeApiError',
 			message: 'Internal Server Error',
 			description: 'The write may or may not have been applied: check in Cloud4Wi before running it again.',

@@ -5,12 +5,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { LoggedRequest, WifiConnection } from '../../sandbox';
-import type { TestContext } from '../../harness/cloud4wi';
-import { expectInputError, runAction, startCloud4Wi } from '../../harness/cloud4wi';
+import { expectInputError, runAction, sandboxPerFile } from '../../harness/cloud4wi';
 
 const CONNECTIONS = 25_000;
 
-let ctx: TestContext;
+const ctx = sandboxPerFile({ connections: CONNECTIONS });
 let org: string;
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -18,16 +17,8 @@ const apiRequests = (): LoggedRequest[] => ctx.sb.requests.filter((r) => !r.path
 const accountingsPath = () => `/v2/organizations/${org}/accountings`;
 
 beforeAll(async () => {
-	ctx = await startCloud4Wi({ connections: CONNECTIONS });
 	org = ctx.sb.organizationId;
 	await runAction(ctx, { resource: 'segment', operation: 'getAll', returnAll: true }); // logs in once, up front
-});
-
-afterAll(async () => await ctx.sb.close());
-
-beforeEach(() => {
-	ctx.sb.clearRequests();
-	ctx.sb.clearFaults();
 });
 
 describe('wifiConnection: Get Many', () => {
