@@ -1,5 +1,5 @@
 /**
- * The limiter's simulation swept over limit shapes (test/unit/limiter-sim.ts, jest's clock: minutes, not hours, and
+ * The limiter's simulation swept over limit shapes (test/limiter/simulation.ts, jest's clock: minutes, not hours, and
  * the same every run). Run it before and after any limiter change; it reads the source, no build needed:
  *   node node_modules/.bin/jest -c bench/jest.config.js --runInBand bench/limiter-sweep.bench.ts [-t family]
  * Each row: the pauses the service caused, the run's time against the floor (one pause is about 1.2x in these 6 s
@@ -15,8 +15,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 import type { Outcome, Slot } from '../nodes/Cloud4Wi/shared/limiter';
 import { Limiter } from '../nodes/Cloud4Wi/shared/limiter';
-import type { Model } from '../test/unit/limiter-sim';
-import { run, send, Service, until } from '../test/unit/limiter-sim';
+import type { Model } from '../test/limiter/simulation';
+import { run, send, Service, until } from '../test/limiter/simulation';
 import { printTable, round } from './support/measure';
 
 const SECONDS = Number(process.env.SWEEP_SECONDS ?? 6);

@@ -177,7 +177,7 @@ describe.each(Object.keys(N8N_VERSIONS) as N8nLine[])('n8n %s line', (line) => {
 	});
 
 	/**
-	 * What nodes/Cloud4Wi/shared/n8nLogin.ts relies on in this n8n (test/adapter.test.ts checks it in n8n-core): with the
+	 * What nodes/Cloud4Wi/shared/n8nLogin.ts relies on in this n8n (test/transport/sign-in.test.ts checks it in n8n-core): with the
 	 * token emptied, n8n logs in, stores the token and sends the request through the credential's authenticate, which
 	 * tells the requests waiting for the token. Five contact reads meet an expired token at once; one carries the login
 	 * through n8n, the other four must go on once the token is known, not after the carried read's answer (2 s).

@@ -1,9 +1,9 @@
 /** Shortcuts for tests: a sandbox plus a stored credential, and one-node workflows of the Cloud4Wi nodes. */
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { createSandbox } from '../sandbox';
-import type { Sandbox, SandboxOptions } from '../sandbox';
+import type { LoggedRequest, Sandbox, SandboxOptions } from '../sandbox';
 import type { RunResult, WorkflowJson } from './engine';
 import { buildWorkflow, CredentialStore, lastThrownError, runAsTool, runWorkflow } from './engine';
 
@@ -27,9 +27,13 @@ export const ACTION_TYPE = 'n8n-nodes-cloud4wi.cloud4Wi';
 export const TOOL_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTool';
 export const TRIGGER_TYPE = 'n8n-nodes-cloud4wi.cloud4WiTrigger';
 
-export interface TestContext {
-	sb: Sandbox;
+/** What a run needs: the credential store (a sandbox's, a stand-in's or one built for the test). */
+export interface StoreContext {
 	store: CredentialStore;
+}
+
+export interface TestContext extends StoreContext {
+	sb: Sandbox;
 }
 
 /** A credential store holding one Cloud4Wi credential for a sandbox (token empty, as a freshly created one). */
@@ -135,7 +139,7 @@ export interface ActionResult extends RunResult {
 
 /** Runs one Cloud4Wi node through the engine and returns its output. */
 export async function runAction(
-	ctx: TestContext,
+	ctx: StoreContext,
 	parameters: INodeParameters,
 	items: IDataObject[] = [{}],
 	extra: Partial<INode> = {},
@@ -201,6 +205,37 @@ export function apiCalls(sb: Sandbox): string[] {
 export function pausesOf(requests: ReadonlyArray<{ status: number; at: number }>): number {
 	const refused = requests.filter((r) => r.status === 429).map((r) => r.at);
 	return refused.filter((at, i) => i === 0 || at - refused[i - 1] > 500).length;
+}
+
+/** What the sandbox received, logins left out: method, path, query and body. */
+export function sentCalls(ctx: TestContext): Array<Pick<LoggedRequest, 'method' | 'path' | 'query' | 'body'>> {
+	return ctx.sb.requests
+		.filter((r) => !r.path.startsWith('/v1/sts/login'))
+		.map(({ method, path, query, body }) => ({ method, path, query, body }));
+}
+
+/** The run stopped with an error and no item went on: the error's name, message, description and status. */
+export function runFailure(result: ActionResult) {
+	expect(result.error).toBeDefined();
+	expect(result.json).toEqual([]);
+	const { name, message, description, httpCode } = result.error!;
+	return { name, message, description, httpCode };
+}
+
+/** What the API shows of a stored record: the spec's fields only. */
+export const shown = <T extends object>(record: T, fields: readonly string[]): IDataObject =>
+	JSON.parse(
+		JSON.stringify(Object.fromEntries(fields.map((f) => [f, (record as IDataObject)[f] ?? null]))),
+	) as IDataObject;
+
+/** The node failed with a NodeApiError of this status, message and description. */
+export function expectApiError(status: string, message: string, description: string): NodeApiError {
+	const error = lastThrownError() as NodeApiError;
+	expect(error).toBeInstanceOf(NodeApiError);
+	expect(error.message).toBe(message);
+	expect(error.httpCode).toBe(status);
+	expect(error.description).toBe(description);
+	return error;
 }
 
 /** The node failed its item with a NodeOperationError that names the field, before any request. */

@@ -298,7 +298,8 @@ export class CredentialStore extends ICredentialsHelper {
 		if (typeof auth === 'function') return await auth(credentials, requestOptions);
 		if (!auth || auth.type !== 'generic') return requestOptions;
 		for (const [outer, values] of Object.entries(auth.properties)) {
-			const target = ((requestOptions as unknown as IDataObject)[outer] ??= {}) as IDataObject;
+			const target: IDataObject = Reflect.get(requestOptions, outer) ?? {};
+			Reflect.set(requestOptions, outer, target);
 			for (const [key, value] of Object.entries(values as IDataObject)) {
 				target[key] = workflow!.expression.getSimpleParameterValue(
 					node!,
@@ -339,7 +340,7 @@ function additionalDataFor(store: CredentialStore, hooks: ExecutionLifecycleHook
 	const unsupported = async () => {
 		throw new Error('not available in tests');
 	};
-	return {
+	const data: Partial<IWorkflowExecuteAdditionalData> = {
 		credentialsHelper: store,
 		hooks,
 		executeWorkflow: unsupported,
@@ -359,19 +360,25 @@ function additionalDataFor(store: CredentialStore, hooks: ExecutionLifecycleHook
 		variables: {},
 		logAiEvent: () => {},
 		startRunnerTask: unsupported,
-	} as unknown as IWorkflowExecuteAdditionalData;
+	};
+	return data as IWorkflowExecuteAdditionalData;
 }
 
 /** n8n keeps only a copy of a node's error in the run data; the harness also keeps the error as thrown. */
-const engineInternals = WorkflowExecute.prototype as unknown as {
-	reportNodeExecutionError: (error: unknown, ...rest: unknown[]) => unknown;
-};
-const reportNodeExecutionError = engineInternals.reportNodeExecutionError;
+// A private method of WorkflowExecute, so reached by name.
+const reportNodeExecutionError: (this: unknown, error: unknown, ...rest: unknown[]) => unknown = Reflect.get(
+	WorkflowExecute.prototype,
+	'reportNodeExecutionError',
+);
 let lastThrown: unknown;
-engineInternals.reportNodeExecutionError = function (this: unknown, error: unknown, ...rest: unknown[]) {
-	lastThrown = error;
-	return reportNodeExecutionError.call(this, error, ...rest);
-};
+Reflect.set(
+	WorkflowExecute.prototype,
+	'reportNodeExecutionError',
+	function (this: unknown, error: unknown, ...rest: unknown[]) {
+		lastThrown = error;
+		return reportNodeExecutionError.call(this, error, ...rest);
+	},
+);
 
 /** The error the last failed node threw, with its class (for `toBeInstanceOf`). */
 export function lastThrownError(): unknown {
@@ -430,7 +437,7 @@ export async function runWorkflow(
 				{ node: start, data: { main: options.startData ?? [[{ json: {} }]] }, source: null } as IExecuteData,
 			],
 		},
-	} as unknown as IRunExecutionData;
+	} as IRunExecutionData;
 	const execute = new WorkflowExecute(additionalDataFor(store, hooks), mode, runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
 	options.onStart?.(() => running.cancel());
@@ -480,7 +487,7 @@ export async function runAsTool(
 		name: workflow.name,
 	} as IWorkflowBase);
 	const additionalData = additionalDataFor(store, hooks);
-	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
+	const runExecutionData = { resultData: { runData: {} } } as IRunExecutionData;
 	const executeData = { node: agent, data: { main: [[{ json: {} }]] }, source: null } as IExecuteData;
 	const contextFactory = (runIndex: number) =>
 		new SupplyDataContext(
@@ -598,7 +605,7 @@ export async function testCredential(
 	const hooks = new ExecutionLifecycleHooks('internal', 'test-1', { id: 'test', name: 'test' } as IWorkflowBase);
 	const additionalData = additionalDataFor(store, hooks);
 	const data = await store.getDecrypted(additionalData, { id, name: 'tested' }, typeName);
-	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
+	const runExecutionData = { resultData: { runData: {} } } as IRunExecutionData;
 	const context = new ExecuteContext(
 		workflow,
 		node,

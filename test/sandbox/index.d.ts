@@ -118,7 +118,7 @@ export interface Fault {
 	/** Expire every issued token once this request is answered (it is served with its token). */
 	expireTokensAfter?: boolean;
 	/** Seconds, sent as Retry-After. */
-	retryAfter?: number;
+	retryAfter?: number | string;
 	/** Sent as the Location header (with a 3xx `status`: a redirect). */
 	location?: string;
 	/** Wait before answering (with `status`, or normally when there is none). */

@@ -28,7 +28,7 @@ function seen(parameters: INodeParameters) {
 
 /** The parameters n8n fills in for a node of this type (defaults of the fields it shows), as the Workflow does. */
 function form(description: INodeTypeDescription, parameters: INodeParameters, properties = description.properties) {
-	const n = { type: description.name, typeVersion: 1, parameters } as unknown as INode;
+	const n = { type: description.name, typeVersion: 1, parameters } as INode;
 	return NodeHelpers.getNodeParameters(properties, parameters, true, false, n, description);
 }
 
@@ -61,7 +61,7 @@ test('changing the operation in the editor brings its own Tool Description, as n
 		before,
 		false,
 		false,
-		{ type: tool.name, typeVersion: 1, parameters: before } as unknown as INode,
+		{ type: tool.name, typeVersion: 1, parameters: before } as INode,
 		tool,
 	)!;
 	const after = form(tool, { ...changed, operation: 'delete' })!;

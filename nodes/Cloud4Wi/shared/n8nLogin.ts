@@ -8,7 +8,7 @@ import type {
 
 /**
  * Adapts n8n's login for expirable credentials to many requests in flight. It relies on two things n8n 1.x and 2.x do,
- * which test/adapter.test.ts and e2e/actions.e2e.ts ("the n8n adapter") check on both lines:
+ * which test/transport/sign-in.test.ts and e2e/actions.e2e.ts ("the n8n adapter") check on both lines:
  * 1. `httpRequestWithAuthentication`, given `credentialsDecrypted` whose token is empty, logs in (the credential's
  *    `preAuthentication`), stores the token in the credential for every other execution and worker, then sends;
  * 2. it sends through the credential's `authenticate`, called with the new token and the request options it was given.

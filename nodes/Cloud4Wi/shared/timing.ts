@@ -1,6 +1,6 @@
 /**
  * Every time limit of the package in one object, so that tests can scale them all down together (the relations
- * between them are what the tests assert). Production values: see test/unit/timing.test.ts, which pins them.
+ * between them are what the tests assert). Production values: see test/transport/time-limits.test.ts, which pins them.
  */
 export const timing = {
 	/** How long a request waits for its whole answer where no Timeout is set (the trigger, the dropdowns, the default). */
