@@ -1,9 +1,8 @@
 import { contactSubList } from './subList';
 
 // The spec documents no paging for activities: one request, Limit applied to its records.
-export const { option, fields, execute, toolDescription } = contactSubList('activities', 'activities', { style: 'none' }, {
+export const { option, fields, execute, toolDescription } = contactSubList({
 	option: { name: 'Get Activities', value: 'getActivities', action: 'Get activities of a contact' },
-	description: 'Get the surveys, messages and other content interactions of a contact',
-	toolDescription:
-		'Lists the surveys, messages and other content interactions of one Cloud4Wi contact. Needs the contact ID (cid). Returns { records, hasMore, note }: up to the tool limit of activity records; hasMore says whether there are more than given.',
+	records: 'the surveys, messages and other content interactions of a contact',
+	list: ['activities', 'activities', { style: 'none' }],
 });

@@ -1,9 +1,8 @@
 import { contactSubList } from './subList';
 
 // The spec documents no paging for devices: one request, Limit applied to its records.
-export const { option, fields, execute, toolDescription } = contactSubList('devices', 'devices', { style: 'none' }, {
+export const { option, fields, execute, toolDescription } = contactSubList({
 	option: { name: 'Get Devices', value: 'getDevices', action: 'Get devices of a contact' },
-	description: 'Get the devices of a contact with MAC address and connection counts',
-	toolDescription:
-		'Lists the devices of one Cloud4Wi contact, with MAC address and connection counts. Needs the contact ID (cid). Returns { records, hasMore, note }: up to the tool limit of devices; hasMore says whether there are more than given.',
+	records: 'the devices of a contact with MAC address and connection counts',
+	list: ['devices', 'devices', { style: 'none' }],
 });

@@ -1,9 +1,8 @@
 import { contactSubList } from './subList';
 
 // Pages with the scroll id (`sid`/`sId`) like the organization-wide list.
-export const { option, fields, execute, toolDescription } = contactSubList('accountings', 'connections', { style: 'scroll', idParam: 'sid', idField: 'sId' }, {
+export const { option, fields, execute, toolDescription } = contactSubList({
 	option: { name: 'Get WiFi Connections', value: 'getWifiConnections', action: 'Get wifi connections of a contact' },
-	description: 'Get the WiFi sessions of a contact with duration, traffic and access point',
-	toolDescription:
-		'Lists the WiFi sessions of one Cloud4Wi contact, with start and end time (ISO 8601), duration, traffic and access point. Needs the contact ID (cid). Returns { records, hasMore, note }: up to the tool limit of sessions; hasMore says whether there are more than given.',
+	records: 'the WiFi sessions of a contact with duration, traffic and access point',
+	list: ['accountings', 'connections', { style: 'scroll', idParam: 'sid', idField: 'sId' }],
 });

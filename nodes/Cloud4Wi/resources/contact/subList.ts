@@ -7,20 +7,17 @@ import { fetchRecords } from '../../shared/paginate';
 import { apiPath } from '../../shared/path';
 import type { ItemInput } from '../../shared/input';
 
-/** A contact's sub-list as an operation: its Operation choice (the description apart) and its tool's text. */
+/** A contact's sub-list as an operation: its Operation choice, what its records are, and its endpoint. */
 interface SubList {
 	option: { name: string; value: string; action: string };
-	description: string;
-	toolDescription: string;
+	/** "the devices of a contact with …": the choice's description and the tool's text both say it. */
+	records: string;
+	list: [suffix: string, recordsKey: string, paging: Paging];
 }
 
 /** A list that belongs to one contact (`/v2/customers/{cid}/<suffix>`): one item per record, records as sent. */
-export function contactSubList(
-	suffix: string,
-	recordsKey: string,
-	paging: Paging,
-	{ option, description, toolDescription }: SubList,
-): Operation {
+export function contactSubList({ option, records, list: [suffix, recordsKey, paging] }: SubList): Operation {
+	const toolDescription = `Lists ${records}, for one Cloud4Wi contact. Needs the contact ID (cid). Returns { records, hasMore, note }: up to the tool's Limit of records as Cloud4Wi sends them (times in ISO 8601); hasMore says whether there are more than given.`;
 	const fields: INodeProperties[] = [contactIdField, ...getManyFields()];
 	async function execute(this: IExecuteFunctions, input: ItemInput): Promise<IDataObject[]> {
 		const contactId = input.id('contactId', 'Contact ID');
@@ -39,5 +36,5 @@ export function contactSubList(
 			max,
 		);
 	}
-	return { option: { ...option, description }, fields, execute, toolDescription };
+	return { option: { ...option, description: `Get ${records}` }, fields, execute, toolDescription };
 }
