@@ -43,15 +43,18 @@ count_jest() { # <results file>: adds its counts, or one failure when there are 
   [[ -f "$1" ]] && read -r p f < <(node -p "$counts" "$1")
   passed=$((passed + p)) failed=$((failed + f))
 }
-if (($# > 0)); then
-  phase jest npx jest --json --outputFile=.e2e/jest-results.json "$@" || true # counted below, with the e2e tests
+# Counted below, with the e2e tests. Extra arguments naming tests (not options such as --ci) run just those.
+named=0
+for arg in "$@"; do [[ "$arg" == -* ]] || named=1; done
+if ((named)); then
+  phase jest npx jest --json --outputFile=.e2e/jest-results.json "$@" || true
   count_jest "$PWD/.e2e/jest-results.json"
 else
   # The limiter's tests read how the service answers in time, so they run alone, after the rest: beside another
   # jest worker a busy loop reads a 429 late, and a limit the code would find in three pauses takes a fourth.
-  phase jest npx jest --json --outputFile=.e2e/jest-results.json --testPathIgnorePatterns '/test/limiter/' || true
+  phase jest npx jest --json --outputFile=.e2e/jest-results.json --testPathIgnorePatterns '/test/limiter/' "$@" || true
   count_jest "$PWD/.e2e/jest-results.json"
-  phase jest-limiter npx jest --runInBand --json --outputFile=.e2e/jest-limiter-results.json test/limiter || true
+  phase jest-limiter npx jest --runInBand --json --outputFile=.e2e/jest-limiter-results.json "$@" test/limiter || true
   count_jest "$PWD/.e2e/jest-limiter-results.json"
 fi
 # The end-to-end layer: the package in real n8n 2.40.7 and 1.123.81, installed as users install it, and the editor
